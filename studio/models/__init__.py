@@ -1,0 +1,1 @@
+"""Pydantic contracts shared by every layer (events, browser records, project records)."""

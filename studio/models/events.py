@@ -1,0 +1,135 @@
+"""Typed engine events. Every engine capability reports progress as one of these on the EventBus."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+def _now_ms() -> float:
+    return time.time() * 1000.0
+
+
+class EngineEvent(BaseModel):
+    """Base of every event: a type tag, a wall-clock timestamp in ms and the browser session it belongs to."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: str
+    at: float = Field(default_factory=_now_ms)
+    session_id: str | None = None
+
+
+class SessionStarted(EngineEvent):
+    """A browser session launched and its first page is open."""
+
+    type: Literal["session_started"] = "session_started"
+    browser_path: str
+    browser_version: str
+    headless: bool
+    viewport: tuple[int, int]
+    user_agent: str
+
+
+class SessionEnded(EngineEvent):
+    """A browser session is over; `reason` says why and `message` says it to the user."""
+
+    type: Literal["session_ended"] = "session_ended"
+    reason: Literal["closed", "page_closed", "page_crashed", "browser_disconnected", "error"]
+    message: str
+
+
+class NavigationEvent(EngineEvent):
+    """The main frame committed a navigation to `url`."""
+
+    type: Literal["navigation"] = "navigation"
+    url: str
+    title: str | None = None
+
+
+class ConsoleEvent(EngineEvent):
+    """A console message; `level` follows Playwright's message type (log, info, warning, error, debug, ...)."""
+
+    type: Literal["console"] = "console"
+    level: str
+    text: str
+    url: str | None = None
+    line: int | None = None
+
+
+class PageErrorEvent(EngineEvent):
+    """An uncaught exception in the page."""
+
+    type: Literal["page_error"] = "page_error"
+    message: str
+    url: str | None = None
+
+
+class NetworkEvent(EngineEvent):
+    """A finished request: a response (with status) or a failure (with `failure` text)."""
+
+    type: Literal["network"] = "network"
+    method: str
+    url: str
+    resource_type: str
+    status: int | None = None
+    failure: str | None = None
+    duration_ms: float | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.failure is not None or (self.status is not None and self.status >= 400)
+
+
+class ScreenshotEvent(EngineEvent):
+    """A PNG screenshot of the page, kept as evidence."""
+
+    type: Literal["screenshot"] = "screenshot"
+    label: str
+    url: str
+    width: int
+    height: int
+    png: bytes = Field(repr=False)
+
+
+class ProgressEvent(EngineEvent):
+    """A long job moved one step: `step` of `total` (total 0 when unknown)."""
+
+    type: Literal["progress"] = "progress"
+    job: str
+    step: int
+    total: int
+    message: str
+
+
+class NoticeEvent(EngineEvent):
+    """A sentence for the user (info, warning or error), with a next step where there is one."""
+
+    type: Literal["notice"] = "notice"
+    level: Literal["info", "warning", "error"]
+    message: str
+
+
+AnyEvent = Annotated[
+    Union[
+        SessionStarted,
+        SessionEnded,
+        NavigationEvent,
+        ConsoleEvent,
+        PageErrorEvent,
+        NetworkEvent,
+        ScreenshotEvent,
+        ProgressEvent,
+        NoticeEvent,
+    ],
+    Field(discriminator="type"),
+]
+
+EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)
+
+
+def event_to_json(event: EngineEvent) -> str:
+    """One JSON line for an event; binary payloads are left out (they live in the project file)."""
+    return event.model_dump_json(exclude={"png"})
