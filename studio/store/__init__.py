@@ -1,0 +1,37 @@
+"""The project file: one SQLite `.studio` file per project holding sessions, evidence and results."""
+
+from studio.store.errors import (
+    DamagedProjectError,
+    ForeignFileError,
+    NewerProjectError,
+    ProjectAccessError,
+    ProjectError,
+    ProjectExistsError,
+    ProjectInUseError,
+    ProjectNotFoundError,
+    ProjectUpgradeError,
+    SaveAsError,
+    UnsupportedProjectError,
+)
+from studio.store.project import ProjectFile
+from studio.store.recorder import ProjectRecorder
+from studio.store.schema import APPLICATION_ID, PROJECT_SUFFIX, SchemaVersion
+
+__all__ = [
+    "APPLICATION_ID",
+    "PROJECT_SUFFIX",
+    "DamagedProjectError",
+    "ForeignFileError",
+    "NewerProjectError",
+    "ProjectAccessError",
+    "ProjectError",
+    "ProjectExistsError",
+    "ProjectFile",
+    "ProjectInUseError",
+    "ProjectNotFoundError",
+    "ProjectRecorder",
+    "ProjectUpgradeError",
+    "SaveAsError",
+    "SchemaVersion",
+    "UnsupportedProjectError",
+]

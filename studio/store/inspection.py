@@ -1,0 +1,114 @@
+"""Look at a file before opening it for writing: is it ours, intact and readable by this build? Never writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from studio.store.errors import (
+    DamagedProjectError,
+    ForeignFileError,
+    NewerProjectError,
+    ProjectAccessError,
+    ProjectInUseError,
+    ProjectNotFoundError,
+    UnsupportedProjectError,
+)
+from studio.store.migrations import latest_version
+from studio.store.schema import APPLICATION_ID, SchemaVersion
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+_APPLICATION_ID_OFFSET = 68
+
+
+@dataclass(frozen=True)
+class FileInspection:
+    """What a read-only look at a path found: a blank file to initialise, or a project at `version`."""
+
+    path: Path
+    blank: bool
+    version: SchemaVersion | None
+
+
+def sidecar(path: Path, suffix: str) -> Path:
+    """SQLite's companion file for `path`, e.g. the `-wal` or `-shm` next to it."""
+    return path.with_name(path.name + suffix)
+
+
+def inspect_project_file(path: Path) -> FileInspection:
+    """Check that `path` is an intact project this build can open, or raise a ProjectError; the file is not touched."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise ProjectNotFoundError(path) from None
+    except OSError as exc:
+        raise ProjectAccessError(path, exc.strerror or str(exc)) from exc
+    if not path.is_file():
+        raise ForeignFileError(path, "it is a folder or a device, not a file")
+
+    wal = sidecar(path, "-wal")
+    has_wal = wal.exists() and wal.stat().st_size > 0
+    # A 0-byte file is what a file dialog or mkstemp leaves; it holds nothing to protect. With a -wal beside it,
+    # it is a project killed before its first checkpoint and SQLite must read it.
+    if size == 0 and not has_wal:
+        return FileInspection(path, blank=True, version=None)
+
+    header = _read_header(path)
+    if size > 0 and not header.startswith(SQLITE_MAGIC):
+        raise ForeignFileError(path, "it is not an SQLite database")
+    header_says_ours = (
+        len(header) >= _APPLICATION_ID_OFFSET + 4
+        and int.from_bytes(header[_APPLICATION_ID_OFFSET : _APPLICATION_ID_OFFSET + 4], "big")
+        == APPLICATION_ID
+    )
+
+    try:
+        version = _check_with_sqlite(path, has_wal)
+    except sqlite3.DatabaseError as exc:
+        name = getattr(exc, "sqlite_errorname", "")
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            raise ProjectInUseError(path, str(exc)) from exc
+        if name.startswith(("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+            raise ProjectAccessError(path, str(exc)) from exc
+        if header_says_ours:
+            raise DamagedProjectError(path, str(exc)) from exc
+        raise ForeignFileError(path, f"SQLite cannot read it: {exc}") from exc
+    return FileInspection(path, blank=False, version=version)
+
+
+def _read_header(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(100)
+    except OSError as exc:
+        raise ProjectAccessError(path, exc.strerror or str(exc)) from exc
+
+
+def _check_with_sqlite(path: Path, has_wal: bool) -> SchemaVersion:
+    # mode=ro alone still creates -wal/-shm beside a WAL-mode file and leaves them behind. Without a live -wal
+    # the main file is complete, so immutable=1 reads it with no side files and no locks. With a -wal (a crash,
+    # or the project open elsewhere), SQLite must read it and the side files already exist.
+    uri = path.absolute().as_uri() + ("?mode=ro" if has_wal else "?mode=ro&immutable=1")
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if application_id != APPLICATION_ID:
+            raise ForeignFileError(
+                path,
+                "it is an SQLite database of another application"
+                if application_id
+                else "it is an SQLite database without a Preflight Studio signature",
+            )
+        version = SchemaVersion.from_user_version(conn.execute("PRAGMA user_version").fetchone()[0])
+        supported = latest_version()
+        if version.major > supported.major:
+            raise NewerProjectError(path, str(version), str(supported))
+        if version.major < supported.major:
+            raise UnsupportedProjectError(path, str(version))
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise DamagedProjectError(path, "; ".join(problems))
+        return version
+    finally:
+        conn.close()

@@ -1,0 +1,349 @@
+"""An open project file: safe open and create, versioned schema, one transaction per write, Save As by backup."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import shutil
+import sqlite3
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from sqlite_utils import Database
+
+from studio import __version__
+from studio.models.events import EngineEvent
+from studio.models.project import (
+    ConsoleRecord,
+    NavigationRecord,
+    NetworkRecord,
+    NoticeRecord,
+    RunSummary,
+    ScreenshotRecord,
+    SessionRecord,
+)
+from studio.store import queries
+from studio.store.errors import (
+    ProjectAccessError,
+    ProjectError,
+    ProjectExistsError,
+    ProjectInUseError,
+    ProjectUpgradeError,
+    SaveAsError,
+)
+from studio.store.event_rows import write_event
+from studio.store.inspection import inspect_project_file, sidecar
+from studio.store.migrations import create_latest_schema, latest_version, upgrade
+from studio.store.schema import SchemaVersion
+
+log = logging.getLogger(__name__)
+
+# Long enough to ride out another reader's checkpoint, short enough not to freeze the GUI's event loop.
+_BUSY_TIMEOUT_S = 2.0
+
+PathArg = str | os.PathLike[str]
+
+
+class ProjectFile:
+    """One open `.studio` project: an SQLite file in WAL mode that every engine event and result is written to.
+
+    Build it with `create`, `open` or `open_or_create`; they refuse foreign, damaged and too-new files unchanged.
+    """
+
+    def __init__(self, path: Path, db: Database, version: SchemaVersion) -> None:
+        self.path = path
+        self.db = db
+        self.version = version
+        self._identity = _file_identity(path)
+        self._closed = False
+
+    # -- opening -----------------------------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: PathArg) -> ProjectFile:
+        """Create a new project at `path`; raises ProjectExistsError if anything is already there."""
+        path = Path(path)
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            raise ProjectExistsError(path) from None
+        except OSError as exc:
+            raise ProjectAccessError(path, exc.strerror or str(exc)) from exc
+        try:
+            return cls._connect(path, found=None)
+        except BaseException:
+            # Only files this call created are removed, so a failed create leaves the folder as it was.
+            _remove_quietly(path, sidecar(path, "-wal"), sidecar(path, "-shm"))
+            raise
+
+    @classmethod
+    def open(cls, path: PathArg) -> ProjectFile:
+        """Open an existing project, migrating an older minor version forward; a 0-byte file becomes a new project."""
+        path = Path(path)
+        inspection = inspect_project_file(path)
+        return cls._connect(path, found=inspection.version)
+
+    @classmethod
+    def open_or_create(cls, path: PathArg) -> ProjectFile:
+        """Open the project at `path`, or create it there when nothing exists yet."""
+        path = Path(path)
+        if not os.path.lexists(path):
+            try:
+                return cls.create(path)
+            except ProjectExistsError:
+                pass  # someone created it between the check and ours: open theirs
+        return cls.open(path)
+
+    @classmethod
+    def _connect(cls, path: Path, found: SchemaVersion | None) -> ProjectFile:
+        """Open for writing a file the inspection passed (`found` None: blank) and bring its schema up to date."""
+        try:
+            conn = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_S)
+        except sqlite3.Error as exc:
+            raise ProjectAccessError(path, str(exc)) from exc
+        db = Database(conn, execute_plugins=False)
+        try:
+            db.enable_wal()
+            # NORMAL in WAL mode never loses a commit to a process crash, only to power loss, at a fraction of
+            # FULL's fsyncs.
+            db.execute("PRAGMA synchronous = NORMAL")
+            with db.atomic():
+                if found is None:
+                    version = create_latest_schema(db)
+                    now = str(time.time() * 1000.0)
+                    for key, value in (("created_at", now), ("studio_version", __version__), ("name", path.stem)):
+                        db.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+                elif found.minor < latest_version().minor:
+                    version = _upgrade(path, db, found)
+                else:
+                    version = found
+        except sqlite3.Error as exc:
+            conn.close()
+            raise _open_error(path, exc) from exc
+        except BaseException:
+            conn.close()
+            raise
+        return cls(path, db, version)
+
+    # -- lifecycle ---------------------------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Fold the write-ahead log into the file, so the `.studio` file alone is complete, and close it."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            # Every commit is already durable in the -wal; SQLite folds it in on the next open.
+            log.warning("could not checkpoint %s on close: %s", self.path, exc)
+        finally:
+            try:
+                self.db.close()
+            except sqlite3.Error:
+                pass
+
+    def __enter__(self) -> ProjectFile:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<ProjectFile {str(self.path)!r} v{self.version}{' closed' if self._closed else ''}>"
+
+    def file_missing(self) -> bool:
+        """True when the file at `path` was deleted or replaced since it was opened; writes then die with us."""
+        try:
+            return _file_identity(self.path) != self._identity
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+
+    def save_as(self, dest: PathArg) -> Path:
+        """Write a complete standalone copy of the project to `dest` with SQLite's backup API; this project stays open.
+
+        An existing `dest` is replaced atomically (copy to a temporary file beside it, then rename); the file this
+        project is open from is refused.
+        """
+        dest = Path(dest).absolute()
+        self._check_save_target(dest)
+        tmp = dest.with_name(f".{dest.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            if dest.exists():
+                shutil.copymode(dest, tmp)
+            target = sqlite3.connect(tmp)
+            try:
+                self.db.conn.backup(target)
+            finally:
+                target.close()
+            os.replace(tmp, dest)
+        except (OSError, sqlite3.Error) as exc:
+            _remove_quietly(tmp, sidecar(tmp, "-journal"))
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise SaveAsError(
+                dest,
+                reason,
+                "Check that the folder is writable and the disk has free space; the open project is unchanged.",
+            ) from exc
+        _fsync_directory(dest.parent)
+        return dest
+
+    def _check_save_target(self, dest: Path) -> None:
+        if self._closed:
+            raise SaveAsError(dest, "the project is closed", "Open the project again, then save it.")
+        if dest == self.path.absolute() or (dest.exists() and os.path.samefile(dest, self.path)):
+            raise SaveAsError(
+                dest,
+                "the project is open from that file",
+                "Choose another name; the open project is saved there continuously already.",
+            )
+        if dest.is_dir():
+            raise SaveAsError(dest, "it is a folder", "Choose a file name inside it instead.")
+        for side in ("-wal", "-shm", "-journal"):
+            if sidecar(dest, side).exists():
+                raise SaveAsError(
+                    dest,
+                    f"it looks open in another program (its {side} file exists)",
+                    "Close it there, or choose another name.",
+                )
+
+    # -- writing -----------------------------------------------------------------------------------------------
+
+    def record(self, event: EngineEvent) -> bool:
+        """Store one engine event in one transaction; returns False for events that are not kept (progress)."""
+        return write_event(self.db, event)
+
+    def add_run_summary(
+        self,
+        job: str,
+        session_id: str | None,
+        started_at: float | None,
+        finished_at: float | None,
+        summary: dict[str, Any],
+    ) -> int:
+        """Store a job's outcome and return its id."""
+        with self.db.atomic():
+            cursor = self.db.execute(
+                "INSERT INTO run_summaries (job, session_id, started_at, finished_at, summary)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (job, session_id, started_at, finished_at, json.dumps(summary)),
+            )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def set_session_label(self, session_id: str, label: str | None) -> None:
+        """Name a session for the user (sessions start unnamed)."""
+        with self.db.atomic():
+            self.db.execute("UPDATE sessions SET label = ? WHERE id = ?", (label, session_id))
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Set one project-level fact (name, created_at, studio_version...); never a secret."""
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def meta(self, key: str, default: str | None = None) -> str | None:
+        """One project-level fact, or `default` when it was never set."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return default if row is None else row[0]
+
+    # -- reading -----------------------------------------------------------------------------------------------
+
+    def sessions(self) -> list[SessionRecord]:
+        return queries.sessions(self.db)
+
+    def session(self, session_id: str) -> SessionRecord | None:
+        return queries.session(self.db, session_id)
+
+    def navigations(self, session_id: str) -> list[NavigationRecord]:
+        return queries.navigations(self.db, session_id)
+
+    def console(self, session_id: str, kinds: Iterable[str] | None = None) -> list[ConsoleRecord]:
+        """Console messages and page errors of a session; `kinds` narrows to 'console' and/or 'page_error'."""
+        return queries.console(self.db, session_id, kinds)
+
+    def network(self, session_id: str, failed_only: bool = False) -> list[NetworkRecord]:
+        """Finished requests of a session; `failed_only` keeps failures and statuses >= 400."""
+        return queries.network(self.db, session_id, failed_only)
+
+    def screenshots(self, session_id: str) -> list[ScreenshotRecord]:
+        return queries.screenshots(self.db, session_id)
+
+    def screenshot_png(self, screenshot_id: int) -> bytes:
+        """The PNG bytes of one screenshot; KeyError if there is none with that id."""
+        return queries.screenshot_png(self.db, screenshot_id)
+
+    def notices(self, session_id: str | None = None) -> list[NoticeRecord]:
+        return queries.notices(self.db, session_id)
+
+    def run_summaries(self) -> list[RunSummary]:
+        return queries.run_summaries(self.db)
+
+    def counts(self, session_id: str) -> dict[str, int]:
+        """navigations, console_errors (errors + page errors), network_failures (failed or >= 400), screenshots."""
+        return queries.counts(self.db, session_id)
+
+
+def _upgrade(path: Path, db: Database, found: SchemaVersion) -> SchemaVersion:
+    try:
+        return upgrade(db, found)
+    except Exception as exc:
+        # Raising out of the caller's atomic() rolls every migration back together.
+        raise ProjectUpgradeError(path, str(found), str(latest_version()), str(exc)) from exc
+
+
+def _open_error(path: Path, exc: sqlite3.Error) -> ProjectError:
+    name = getattr(exc, "sqlite_errorname", "")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return ProjectInUseError(path, str(exc))
+    return ProjectAccessError(path, str(exc))
+
+
+def _file_identity(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
+def _remove_quietly(*paths: Path) -> None:
+    for path in paths:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            log.warning("could not remove %s: %s", path, exc)
+
+
+def _fsync_directory(folder: Path) -> None:
+    # Makes the rename itself durable; not possible (nor needed) on Windows.
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

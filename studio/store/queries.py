@@ -1,0 +1,116 @@
+"""Read a project file's evidence back as pydantic read models, oldest first."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from sqlite_utils import Database
+
+from studio.models.project import (
+    ConsoleRecord,
+    NavigationRecord,
+    NetworkRecord,
+    NoticeRecord,
+    RunSummary,
+    ScreenshotRecord,
+    SessionRecord,
+)
+
+
+def sessions(db: Database) -> list[SessionRecord]:
+    """Every session, in the order they started (sessions known only from their end come last)."""
+    rows = db.query("SELECT * FROM sessions ORDER BY started_at IS NULL, started_at, rowid")
+    return [_session_record(row) for row in rows]
+
+
+def session(db: Database, session_id: str) -> SessionRecord | None:
+    """One session by id, or None."""
+    row = next(db.query("SELECT * FROM sessions WHERE id = ?", [session_id]), None)
+    return None if row is None else _session_record(row)
+
+
+def _session_record(row: dict[str, Any]) -> SessionRecord:
+    width, height = row.pop("viewport_w"), row.pop("viewport_h")
+    row["viewport"] = (width, height) if width is not None and height is not None else None
+    return SessionRecord.model_validate(row)
+
+
+def navigations(db: Database, session_id: str) -> list[NavigationRecord]:
+    rows = db.query(
+        "SELECT id, session_id, at, url, title FROM navigations WHERE session_id = ? ORDER BY at, id",
+        [session_id],
+    )
+    return [NavigationRecord.model_validate(row) for row in rows]
+
+
+def console(db: Database, session_id: str, kinds: Iterable[str] | None = None) -> list[ConsoleRecord]:
+    sql = "SELECT id, session_id, at, kind, level, text, url, line FROM console_events WHERE session_id = ?"
+    params: list[object] = [session_id]
+    if kinds is not None:
+        wanted = list(kinds)
+        sql += f" AND kind IN ({', '.join('?' for _ in wanted)})" if wanted else " AND 0"
+        params += wanted
+    return [ConsoleRecord.model_validate(row) for row in db.query(sql + " ORDER BY at, id", params)]
+
+
+def network(db: Database, session_id: str, failed_only: bool = False) -> list[NetworkRecord]:
+    sql = (
+        "SELECT id, session_id, at, method, url, resource_type, status, failure, duration_ms"
+        " FROM network_events WHERE session_id = ?"
+    )
+    if failed_only:
+        sql += " AND (failure IS NOT NULL OR status >= 400)"
+    return [NetworkRecord.model_validate(row) for row in db.query(sql + " ORDER BY at, id", [session_id])]
+
+
+def screenshots(db: Database, session_id: str) -> list[ScreenshotRecord]:
+    # length() reads the blob's size from the record header without loading the PNG.
+    rows = db.query(
+        "SELECT id, session_id, at, label, url, width, height, length(png) AS size_bytes"
+        " FROM screenshots WHERE session_id = ? ORDER BY at, id",
+        [session_id],
+    )
+    return [ScreenshotRecord.model_validate(row) for row in rows]
+
+
+def screenshot_png(db: Database, screenshot_id: int) -> bytes:
+    row = db.execute("SELECT png FROM screenshots WHERE id = ?", [screenshot_id]).fetchone()
+    if row is None:
+        raise KeyError(f"no screenshot with id {screenshot_id}")
+    return bytes(row[0])
+
+
+def notices(db: Database, session_id: str | None = None) -> list[NoticeRecord]:
+    """Notices of one session, or every notice (including those outside any session) when `session_id` is None."""
+    sql = "SELECT id, session_id, at, level, message FROM notices"
+    params: list[object] = []
+    if session_id is not None:
+        sql += " WHERE session_id = ?"
+        params.append(session_id)
+    return [NoticeRecord.model_validate(row) for row in db.query(sql + " ORDER BY at, id", params)]
+
+
+def run_summaries(db: Database) -> list[RunSummary]:
+    rows = db.query(
+        "SELECT id, job, session_id, started_at, finished_at, summary FROM run_summaries ORDER BY id"
+    )
+    return [RunSummary.model_validate({**row, "summary": json.loads(row["summary"])}) for row in rows]
+
+
+def counts(db: Database, session_id: str) -> dict[str, int]:
+    """The numbers a session list shows: navigations, console errors, failed requests and screenshots."""
+    row = db.execute(
+        """
+        SELECT
+          (SELECT count(*) FROM navigations WHERE session_id = :s),
+          (SELECT count(*) FROM console_events
+             WHERE session_id = :s AND (kind = 'page_error' OR level = 'error')),
+          (SELECT count(*) FROM network_events
+             WHERE session_id = :s AND (failure IS NOT NULL OR status >= 400)),
+          (SELECT count(*) FROM screenshots WHERE session_id = :s)
+        """,
+        {"s": session_id},
+    ).fetchone()
+    return dict(zip(("navigations", "console_errors", "network_failures", "screenshots"), row))
