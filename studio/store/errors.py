@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 
@@ -55,7 +56,7 @@ class DamagedProjectError(ProjectError):
         super().__init__(
             path,
             f"{path} is damaged (SQLite reports: {detail}). It was not changed. "
-            f"Open a backup copy, or run `sqlite3 {path} .recover` to salvage it.",
+            f"Open a backup copy, or run `sqlite3 {shlex.quote(str(path))} .recover` to salvage it.",
         )
         self.detail = detail
 

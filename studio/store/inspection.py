@@ -108,7 +108,14 @@ def _check_with_sqlite(path: Path, has_wal: bool) -> SchemaVersion:
             raise UnsupportedProjectError(path, str(version))
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
         if problems != ["ok"]:
-            raise DamagedProjectError(path, "; ".join(problems))
+            raise DamagedProjectError(path, _summarise(problems))
         return version
     finally:
         conn.close()
+
+
+def _summarise(problems: list[str]) -> str:
+    # quick_check rows may hold several lines and a "*** in database main ***" banner; one line reads better.
+    lines = [line for row in problems for line in row.splitlines() if line and not line.startswith("***")]
+    shown = "; ".join(lines[:3])
+    return shown + (f" (and {len(lines) - 3} more)" if len(lines) > 3 else "")
