@@ -91,8 +91,9 @@ def fingerprint(path: Path) -> dict[str, str | None]:
 
 
 def dump_tables(path: Path) -> dict[str, list[tuple]]:
-    """Every row of every project table, read through a separate read-only connection."""
-    conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+    """Every row of every project table, read through a separate read-only connection that leaves no side files."""
+    live = os.path.exists(f"{path}-wal")
+    conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro{'' if live else '&immutable=1'}", uri=True)
     try:
         return {
             table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()  # noqa: S608 - fixed names
