@@ -1,8 +1,4 @@
-"""Additive schema migrations: each function brings a project file from minor N to minor N + 1.
-
-To add a table in a later issue, write `def _add_things(db: Database) -> None: db.create_table(...)` and append it
-to MIGRATIONS. Never edit or reorder a migration that has shipped: files in the wild already ran it.
-"""
+"""Additive schema migrations: each function brings a project file from minor N to minor N + 1."""
 
 from __future__ import annotations
 
@@ -14,7 +10,10 @@ from studio.store.schema import SCHEMA_MAJOR, SchemaVersion, create_base_schema,
 
 Migration = Callable[[Database], None]
 
-# MIGRATIONS[i] brings a file from SCHEMA_MAJOR.i to SCHEMA_MAJOR.(i + 1); the latest minor is its length.
+# MIGRATIONS[i] brings a file from SCHEMA_MAJOR.i to SCHEMA_MAJOR.(i + 1), so the latest minor is its length.
+# To add a table: write `def _add_things(db: Database) -> None: db.create_table(...)` and append it here.
+# Never edit or reorder a migration that has shipped: files in the wild have already run it.
+# An incompatible change (dropping or retyping a column) is a SCHEMA_MAJOR bump, which older builds refuse.
 MIGRATIONS: list[Migration] = []
 
 

@@ -96,7 +96,7 @@ def dump_tables(path: Path) -> dict[str, list[tuple]]:
     conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro{'' if live else '&immutable=1'}", uri=True)
     try:
         return {
-            table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()  # noqa: S608 - fixed names
+            table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
             for table in TABLES
         }
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from studio.models.events import NavigationEvent
 from studio.store import ProjectFile
 
 SCRIPT = Path(__file__).with_name("record_until_killed.py")
@@ -52,3 +54,19 @@ def test_sigkill_while_recording_loses_no_committed_event(tmp_path: Path) -> Non
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
         conn.close()
+
+
+def test_a_project_killed_before_its_first_checkpoint_opens_with_everything(tmp_path: Path) -> None:
+    # Copying the file and its -wal while the project is open is the state a crash leaves behind: the main file
+    # still has a blank header and every row lives in the -wal.
+    live = tmp_path / "live.studio"
+    crashed = tmp_path / "crashed.studio"
+    with ProjectFile.create(live) as project:
+        for i in range(50):
+            project.record(NavigationEvent(session_id="s1", url=f"http://127.0.0.1/{i}"))
+        shutil.copyfile(live, crashed)
+        shutil.copyfile(f"{live}-wal", f"{crashed}-wal")
+
+    with ProjectFile.open(crashed) as project:
+        assert len(project.navigations("s1")) == 50
+    assert not Path(f"{crashed}-wal").exists()
