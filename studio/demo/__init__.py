@@ -1,0 +1,1 @@
+"""The embedded demo app (Lumen Credit): the realistic, deterministic target every feature and test runs against."""

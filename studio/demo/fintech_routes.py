@@ -220,7 +220,7 @@ async def offer_detail(request: web.Request) -> web.Response:
 
 @routes.get("/help")
 async def help_page(request: web.Request) -> web.Response:
-    require_page_user(request)
+    # Public, like most help centres: the sign-in page links here for people who cannot sign in.
     return render(request, "help.html", title="Help", articles=HELP_ARTICLES)
 
 

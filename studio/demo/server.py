@@ -18,6 +18,8 @@ from studio.demo.state import DemoState
 from studio.demo.templating import not_found_page
 from studio.resources import resource_path
 
+__all__ = ["DemoConfig", "DemoServer", "DemoServerThread", "DemoState", "create_app", "serve_forever"]
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
