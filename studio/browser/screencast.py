@@ -1,0 +1,91 @@
+"""Streams the active page as JPEG frames for the live view, following the session from page to page."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from studio.browser.session import BrowserSession
+from studio.models.browser import LiveFrame
+
+log = logging.getLogger(__name__)
+
+FrameSink = Callable[[LiveFrame], None]
+
+
+class LiveScreencast:
+    """Delivers every frame Chromium produces to `sink`; the sink keeps only the newest (frames are never queued).
+
+    When a popup becomes the active page the cast moves to it, and back when it closes.
+    """
+
+    def __init__(
+        self,
+        session: BrowserSession,
+        sink: FrameSink,
+        max_size: tuple[int, int] | None = None,
+        quality: int = 75,
+    ) -> None:
+        self._session = session
+        self._sink = sink
+        self._max_size = max_size or session.options.viewport
+        self._quality = quality
+        self._page: Page | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._switch_task: asyncio.Task[None] | None = None
+        self.frames_delivered = 0
+
+    async def start(self) -> None:
+        self._unsubscribe = self._session.on_active_page(self._on_active_page)
+        await self._attach(self._session.page)
+
+    async def stop(self) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self._switch_task:
+            self._switch_task.cancel()
+        await self._detach()
+
+    def _on_active_page(self, page: Page) -> None:
+        # Keep a strong reference: a task only referenced by the loop may be garbage-collected mid-flight.
+        self._switch_task = asyncio.get_running_loop().create_task(self._switch(page))
+
+    async def _switch(self, page: Page) -> None:
+        await self._detach()
+        await self._attach(page)
+
+    async def _attach(self, page: Page) -> None:
+        width, height = self._max_size
+        try:
+            await page.screencast.start(
+                on_frame=self._on_frame, quality=self._quality, size={"width": width, "height": height}
+            )
+        except PlaywrightError as error:
+            log.info("screencast could not start on %s: %s", page.url, error)
+            return
+        self._page = page
+
+    async def _detach(self) -> None:
+        page, self._page = self._page, None
+        if page is None or page.is_closed():
+            return
+        try:
+            await page.screencast.stop()
+        except PlaywrightError as error:
+            log.debug("screencast stop: %s", error)
+
+    def _on_frame(self, frame: dict) -> None:
+        self.frames_delivered += 1
+        self._sink(
+            LiveFrame(
+                jpeg=frame["data"],
+                viewport_width=frame["viewportWidth"],
+                viewport_height=frame["viewportHeight"],
+                timestamp=frame["timestamp"],
+            )
+        )
