@@ -67,6 +67,10 @@ class PageErrorEvent(EngineEvent):
     url: str | None = None
 
 
+# Chromium's failure text for a request the page or a navigation cancelled: recorded, but not a failure.
+CANCELLED_REQUEST = "net::ERR_ABORTED"
+
+
 class NetworkEvent(EngineEvent):
     """A finished request: a response (with status) or a failure (with `failure` text)."""
 
@@ -80,7 +84,12 @@ class NetworkEvent(EngineEvent):
 
     @property
     def failed(self) -> bool:
-        return self.failure is not None or (self.status is not None and self.status >= 400)
+        return is_failed_request(self.status, self.failure)
+
+
+def is_failed_request(status: int | None, failure: str | None) -> bool:
+    """A failed request: a server error or client error status, or a failure other than a cancellation."""
+    return (failure is not None and failure != CANCELLED_REQUEST) or (status is not None and status >= 400)
 
 
 class ScreenshotEvent(EngineEvent):

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from studio.models.events import is_failed_request
+
 
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -73,7 +75,7 @@ class NetworkRecord(_Record):
 
     @property
     def failed(self) -> bool:
-        return self.failure is not None or (self.status is not None and self.status >= 400)
+        return is_failed_request(self.status, self.failure)
 
 
 class ScreenshotRecord(_Record):

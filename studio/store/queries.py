@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from studio.models.events import CANCELLED_REQUEST
 from studio.models.project import (
     ConsoleRecord,
     NavigationRecord,
@@ -17,6 +18,10 @@ from studio.models.project import (
     ScreenshotRecord,
     SessionRecord,
 )
+
+
+# Kept in step with NetworkEvent.failed: a request the page or a navigation cancelled is not a failure.
+FAILED_REQUEST_SQL = f"((failure IS NOT NULL AND failure != '{CANCELLED_REQUEST}') OR status >= 400)"
 
 
 def sessions(db: Database) -> list[SessionRecord]:
@@ -61,7 +66,7 @@ def network(db: Database, session_id: str, failed_only: bool = False) -> list[Ne
         " FROM network_events WHERE session_id = ?"
     )
     if failed_only:
-        sql += " AND (failure IS NOT NULL OR status >= 400)"
+        sql += f" AND {FAILED_REQUEST_SQL}"
     return [NetworkRecord.model_validate(row) for row in db.query(sql + " ORDER BY at, id", [session_id])]
 
 
@@ -102,13 +107,13 @@ def run_summaries(db: Database) -> list[RunSummary]:
 def counts(db: Database, session_id: str) -> dict[str, int]:
     """The numbers a session list shows: navigations, console errors, failed requests and screenshots."""
     row = db.execute(
-        """
+        f"""
         SELECT
           (SELECT count(*) FROM navigations WHERE session_id = :s),
           (SELECT count(*) FROM console_events
              WHERE session_id = :s AND (kind = 'page_error' OR level = 'error')),
           (SELECT count(*) FROM network_events
-             WHERE session_id = :s AND (failure IS NOT NULL OR status >= 400)),
+             WHERE session_id = :s AND {FAILED_REQUEST_SQL}),
           (SELECT count(*) FROM screenshots WHERE session_id = :s)
         """,
         {"s": session_id},

@@ -184,3 +184,27 @@ def test_an_empty_file_becomes_a_new_project(tmp_path: Path) -> None:
 def test_screenshot_png_of_an_unknown_id_is_a_key_error(tmp_path: Path) -> None:
     with ProjectFile.create(tmp_path / "p.studio") as project, pytest.raises(KeyError):
         project.screenshot_png(42)
+
+
+def test_cancelled_requests_are_kept_but_not_counted_as_failures(tmp_path):
+    from studio.events import EventBus
+    from studio.models.events import NetworkEvent, SessionStarted
+    from studio.store.project import ProjectFile
+    from studio.store.recorder import ProjectRecorder
+
+    bus = EventBus()
+    with ProjectFile.create(tmp_path / "p.studio") as project, ProjectRecorder(project, bus):
+        bus.publish(SessionStarted(session_id="s1", browser_path="/c", browser_version="1", headless=True,
+                                   viewport=(1280, 720), user_agent="ua"))
+        cancelled = NetworkEvent(session_id="s1", method="GET", url="http://h/favicon.svg", resource_type="other",
+                                 failure="net::ERR_ABORTED")
+        refused = NetworkEvent(session_id="s1", method="GET", url="http://h/api", resource_type="fetch",
+                               failure="net::ERR_CONNECTION_REFUSED")
+        not_found = NetworkEvent(session_id="s1", method="GET", url="http://h/x", resource_type="fetch", status=404)
+        for event in (cancelled, refused, not_found):
+            bus.publish(event)
+        assert [cancelled.failed, refused.failed, not_found.failed] == [False, True, True]
+        assert len(project.network("s1")) == 3
+        assert [r.url for r in project.network("s1", failed_only=True)] == ["http://h/api", "http://h/x"]
+        assert project.counts("s1")["network_failures"] == 2
+        assert [r.failed for r in project.network("s1")] == [False, True, True]
