@@ -1,0 +1,69 @@
+"""`studio demo` in the terminal: start the demo app, run the tour headless, record it, write summary.json."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import os
+import sys
+import time
+from pathlib import Path
+
+from studio.browser.errors import BrowserError, SessionClosedError
+from studio.browser.session import BrowserSession
+from studio.cli.progress import JsonLines, TerminalProgress
+from studio.demo.server import DemoConfig, DemoServerThread
+from studio.events import EventBus
+from studio.jobs.demo_run import demo_project_path, run_demo
+from studio.settings import load_settings
+from studio.store.project import ProjectFile
+from studio.store.recorder import ProjectRecorder
+
+
+async def run_in_terminal(out: Path, seed: int, jsonl: Path | None) -> int:
+    """Run the whole demo with progress on stderr; returns the process exit code."""
+    bus = EventBus()
+    bus.subscribe(TerminalProgress())
+    jsonl_stream = jsonl.open("w", encoding="utf-8") if jsonl else None
+    if jsonl_stream:
+        bus.subscribe(JsonLines(jsonl_stream))
+    options = load_settings().session_options(headless=True, label="studio demo")
+    with DemoServerThread(config=DemoConfig(seed=seed)) as demo, ProjectFile.create(demo_project_path(out)) as project:
+        recorder = ProjectRecorder(project, bus)
+        print(f"Demo app running at {demo.base_url}", file=sys.stderr)
+        session = BrowserSession(bus, options)
+        try:
+            await session.start()
+            summary = await run_demo(session, demo, project, out)
+        except (BrowserError, SessionClosedError) as error:
+            print(f"error: {error}\nWhat was recorded is in {project.path}.", file=sys.stderr)
+            return 2
+        finally:
+            await session.close()
+            recorder.close()
+            if jsonl_stream:
+                jsonl_stream.close()
+    print(
+        f"Visited {len(summary['pages'])} pages, {summary['screenshots']} screenshots, "
+        f"{summary['console_errors']} console errors, {summary['network_failures']} network failures.\n"
+        f"Project: {summary['project']}\nSummary: {(out / 'summary.json').resolve()}",
+        file=sys.stderr,
+    )
+    if summary["failures"]:
+        print(f"{len(summary['failures'])} step(s) failed; see above.", file=sys.stderr)
+        return 1
+    return 0
+
+
+def has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or sys.platform in ("darwin", "win32")
+
+
+def main(out: Path, seed: int, headless: bool, jsonl: Path | None) -> int:
+    if not headless and has_display():
+        # The GUI front end is loaded by name: the CLI (engine side) never imports Qt itself.
+        return importlib.import_module("studio.ui.launcher").run_demo_gui(out=out, seed=seed)
+    started = time.perf_counter()
+    code = asyncio.run(run_in_terminal(out, seed, jsonl))
+    print(f"Done in {time.perf_counter() - started:.1f} s.", file=sys.stderr)
+    return code

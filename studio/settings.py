@@ -1,0 +1,73 @@
+"""The studio's own settings (browser, headless, viewport, recent projects), kept as JSON outside any project.
+
+Secrets never go here: API keys live in the environment or the system keyring.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+from platformdirs import user_config_dir
+from pydantic import BaseModel, Field, ValidationError
+
+from studio.models.browser import SessionOptions
+
+log = logging.getLogger(__name__)
+
+MAX_RECENT = 10
+
+
+class StudioSettings(BaseModel):
+    """User preferences for new sessions and the File menu."""
+
+    browser_path: str | None = None
+    headless: bool = True
+    viewport: tuple[int, int] = (1280, 720)
+    recent_projects: list[str] = Field(default_factory=list)
+    last_url: str | None = None
+
+    def session_options(self, **overrides: object) -> SessionOptions:
+        """SessionOptions for a new browser session built from these settings."""
+        values = {"headless": self.headless, "viewport": self.viewport, "browser_path": self.browser_path}
+        values.update(overrides)
+        return SessionOptions(**values)
+
+    def remember_project(self, path: str | Path) -> None:
+        entry = str(Path(path).resolve())
+        self.recent_projects = [entry] + [p for p in self.recent_projects if p != entry]
+        del self.recent_projects[MAX_RECENT:]
+
+
+def settings_path() -> Path:
+    """Where settings live: $STUDIO_CONFIG_DIR/settings.json, else the platform's user config folder."""
+    root = os.environ.get("STUDIO_CONFIG_DIR") or user_config_dir("preflight-studio", appauthor=False)
+    return Path(root) / "settings.json"
+
+
+def load_settings(path: Path | None = None) -> StudioSettings:
+    """Read settings; a damaged file is set aside as settings.json.broken and defaults are used."""
+    path = path or settings_path()
+    try:
+        return StudioSettings.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        return StudioSettings()
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValidationError) as error:
+        broken = path.with_suffix(".json.broken")
+        log.warning("settings file %s is unreadable (%s); kept it as %s and used defaults", path, error, broken)
+        try:
+            os.replace(path, broken)
+        except OSError:
+            pass
+        return StudioSettings()
+
+
+def save_settings(settings: StudioSettings, path: Path | None = None) -> None:
+    """Write settings atomically (a crash mid-write never leaves a half file)."""
+    path = path or settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(settings.model_dump_json(indent=2), encoding="utf-8")
+    os.replace(tmp, path)
