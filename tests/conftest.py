@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import tempfile
 
 import pytest
 
 from studio.browser.discovery import find_browser, launch_args
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Keep the studio's settings and untitled projects out of the real home folder.
+_HOME = tempfile.mkdtemp(prefix="studio-tests-")
+os.environ["STUDIO_CONFIG_DIR"] = os.path.join(_HOME, "config")
+os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 
 
 @pytest.fixture(scope="session")
@@ -60,3 +66,16 @@ async def context(browser):
 @pytest.fixture
 async def page(context):
     return await context.new_page()
+
+
+@pytest.fixture
+def qloop(qapp):
+    """A qasync loop on the test's QApplication, as the GUI runs; run coroutines with `qloop.run_until_complete`."""
+    import qasync
+
+    qapp.setQuitOnLastWindowClosed(False)
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    yield loop
+    asyncio.set_event_loop(None)
+    loop.close()

@@ -1,0 +1,186 @@
+"""BrowserService: the GUI's handle on one live browser session (start, navigate, frames, input, end)."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject, Signal
+
+from studio.app.tasks import TaskOwner
+from studio.browser.errors import BrowserError
+from studio.browser.input import InputAction, PageInput
+from studio.browser.screencast import LiveScreencast
+from studio.browser.session import BrowserSession
+from studio.browser.urls import normalize_url
+from studio.events import EventBus
+from studio.models.browser import LiveFrame, SessionOptions
+from studio.models.events import EngineEvent, NavigationEvent, SessionEnded
+
+log = logging.getLogger(__name__)
+
+
+class BrowserService(QObject):
+    """Owns the BrowserSession, its screencast and input queue, and re-emits engine events as Qt signals.
+
+    Frames are not queued: `frameReady` only says "a newer frame exists"; the view pulls `latest_frame`.
+    """
+
+    frameReady = Signal()
+    engineEvent = Signal(object)
+    sessionStarted = Signal(str)
+    sessionEnded = Signal(str, str)
+    urlChanged = Signal(str)
+    busyChanged = Signal(bool)
+    errorOccurred = Signal(str)
+
+    def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bus = bus
+        self.session: BrowserSession | None = None
+        self.latest_frame: LiveFrame | None = None
+        self.frames_received = 0
+        self._screencast: LiveScreencast | None = None
+        self._input: PageInput | None = None
+        self._tasks = TaskOwner(on_error=lambda error: self.errorOccurred.emit(str(error)))
+        self._unsubscribe = bus.subscribe(self._on_event)
+
+    # -- commands (called by widgets) ---------------------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        return self.session is not None and self.session.alive
+
+    def start_session(self, options: SessionOptions, url: str | None = None) -> None:
+        self._tasks.spawn(self.start(options, url), name="start-session")
+
+    async def start(self, options: SessionOptions, url: str | None = None) -> BrowserSession | None:
+        """Start a new session (ending the current one first); errors become errorOccurred sentences."""
+        await self.stop()
+        self.busyChanged.emit(True)
+        session = BrowserSession(self.bus, options)
+        try:
+            await session.start()
+        except BrowserError as error:
+            self.errorOccurred.emit(str(error))
+            self.busyChanged.emit(False)
+            return None
+        self.session = session
+        self._screencast = LiveScreencast(session, self._on_frame, max_size=options.viewport)
+        await self._screencast.start()
+        self._input = PageInput(session)
+        self._input.start()
+        self.sessionStarted.emit(session.id)
+        self.busyChanged.emit(False)
+        if url:
+            await self.goto(url)
+        return session
+
+    async def stop(self) -> None:
+        """End the current session cleanly (screencast, input, browser), if there is one."""
+        session, self.session = self.session, None
+        if self._input:
+            await self._input.stop()
+            self._input = None
+        if self._screencast:
+            if session is not None and session.alive:
+                await self._screencast.stop()
+            self._screencast = None
+        if session:
+            await session.close()
+
+    def end_session(self) -> None:
+        self._tasks.spawn(self.stop(), name="end-session")
+
+    def navigate(self, text: str) -> None:
+        try:
+            url = normalize_url(text)
+        except ValueError as error:
+            self.errorOccurred.emit(str(error))
+            return
+        self._tasks.spawn(self.goto(url), name="navigate")
+
+    async def goto(self, url: str) -> None:
+        if not self.alive:
+            self.errorOccurred.emit("There is no browser session. Start one with Session > New Session (Ctrl+Shift+N).")
+            return
+        self.busyChanged.emit(True)
+        try:
+            await self.session.goto(url)
+        except BrowserError as error:
+            self.errorOccurred.emit(str(error))
+        finally:
+            self.busyChanged.emit(False)
+
+    def back(self) -> None:
+        self._history("go_back")
+
+    def forward(self) -> None:
+        self._history("go_forward")
+
+    def reload(self) -> None:
+        self._history("reload")
+
+    def _history(self, method: str) -> None:
+        if self.alive:
+            self._tasks.spawn(self._run_history(method), name=method)
+
+    async def _run_history(self, method: str) -> None:
+        try:
+            await getattr(self.session, method)()
+        except BrowserError as error:
+            self.errorOccurred.emit(str(error))
+
+    def send_input(self, action: InputAction) -> None:
+        if self._input is not None and self.alive:
+            self._input.push(action)
+
+    def take_screenshot(self, label: str = "manual") -> None:
+        self._on_session(lambda session: session.screenshot(label), "screenshot")
+
+    def save_storage_state(self, path: str) -> None:
+        self._on_session(lambda session: session.save_storage_state(path), "save-state")
+
+    def start_tracing(self) -> None:
+        self._on_session(lambda session: session.start_tracing(), "start-trace")
+
+    def stop_tracing(self, path: str) -> None:
+        self._on_session(lambda session: session.stop_tracing(path), "stop-trace")
+
+    def _on_session(self, operation, name: str) -> None:
+        """Run `operation(session)` as an owned task; its BrowserError becomes an errorOccurred sentence."""
+        if not self.alive:
+            self.errorOccurred.emit("There is no browser session. Start one with Session > New Session (Ctrl+Shift+N).")
+            return
+
+        async def run() -> None:
+            try:
+                await operation(self.session)
+            except BrowserError as error:
+                self.errorOccurred.emit(str(error))
+
+        self._tasks.spawn(run(), name=name)
+
+    async def shutdown(self) -> None:
+        """Close everything before the event loop ends (a live screencast at interpreter exit crashes)."""
+        self._unsubscribe()
+        await self._tasks.cancel_all()
+        await self.stop()
+
+    # -- engine → Qt ---------------------------------------------------------------------------------
+
+    def _on_frame(self, frame: LiveFrame) -> None:
+        self.latest_frame = frame
+        self.frames_received += 1
+        self.frameReady.emit()
+
+    def _on_event(self, event: EngineEvent) -> None:
+        self.engineEvent.emit(event)
+        if isinstance(event, NavigationEvent):
+            self.urlChanged.emit(event.url)
+        elif isinstance(event, SessionEnded) and self.session is not None and event.session_id == self.session.id:
+            self.sessionEnded.emit(event.reason, event.message)
+            if event.reason != "closed":
+                self._tasks.spawn(self._release_after_crash(), name="release")
+
+    async def _release_after_crash(self) -> None:
+        await self.stop()

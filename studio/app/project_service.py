@@ -1,0 +1,125 @@
+"""ProjectService: the open project file, its recorder on the event bus, New/Open/Save As and recent files."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from studio.events import EventBus
+from studio.models.events import EngineEvent, ProgressEvent
+from studio.settings import StudioSettings, save_settings
+from studio.store.errors import ProjectError
+from studio.store.project import ProjectFile
+from studio.store.recorder import ProjectRecorder
+
+log = logging.getLogger(__name__)
+
+
+def scratch_folder() -> Path:
+    folder = Path(user_data_dir("preflight-studio", appauthor=False)) / "untitled"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class ProjectService(QObject):
+    """Keeps exactly one project open and records every engine event into it.
+
+    Without a chosen file the studio records into an untitled project in the user data folder, which
+    "Save As" turns into a real file, so nothing a tester does is ever lost.
+    """
+
+    projectChanged = Signal(str)
+    recordsChanged = Signal()
+    errorOccurred = Signal(str)
+
+    def __init__(self, bus: EventBus, settings: StudioSettings, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bus = bus
+        self.settings = settings
+        self.project: ProjectFile | None = None
+        self.untitled = False
+        self._recorder: ProjectRecorder | None = None
+        # Many events a second arrive while a page loads; the tree refreshes at most 4 times a second.
+        self._refresh = QTimer(self, singleShot=True, interval=250)
+        self._refresh.timeout.connect(self.recordsChanged)
+        self._unsubscribe = bus.subscribe(self._on_event)
+
+    @property
+    def path(self) -> Path | None:
+        return self.project.path if self.project else None
+
+    def open_untitled(self) -> None:
+        path = scratch_folder() / time.strftime("untitled-%Y%m%d-%H%M%S.studio")
+        if self._switch(lambda: ProjectFile.create(path)):
+            self.untitled = True
+            self.projectChanged.emit(str(path))
+
+    def new_project(self, path: str | Path) -> bool:
+        path = Path(path)
+        if path.exists():
+            self.errorOccurred.emit(f"{path} already exists. Choose another name, or open it with File > Open.")
+            return False
+        return self._open_with(lambda: ProjectFile.create(path), path)
+
+    def open_project(self, path: str | Path) -> bool:
+        path = Path(path)
+        if not path.exists():
+            self.errorOccurred.emit(f"{path} does not exist. It may have been moved; choose it again with File > Open.")
+            return False
+        return self._open_with(lambda: ProjectFile.open(path), path)
+
+    def open_or_create(self, path: str | Path) -> bool:
+        path = Path(path)
+        return self.open_project(path) if path.exists() else self.new_project(path)
+
+    def save_as(self, path: str | Path) -> bool:
+        """Copy the open project to `path` (SQLite backup API) and continue recording there."""
+        if self.project is None:
+            return False
+        path = Path(path)
+        try:
+            self.project.save_as(path)
+        except (ProjectError, OSError) as error:
+            self.errorOccurred.emit(f"Could not save the project as {path}: {error}")
+            return False
+        return self._open_with(lambda: ProjectFile.open(path), path)
+
+    def _open_with(self, opener, path: Path) -> bool:
+        if not self._switch(opener):
+            return False
+        self.untitled = False
+        self.settings.remember_project(path)
+        save_settings(self.settings)
+        self.projectChanged.emit(str(self.project.path))
+        return True
+
+    def _switch(self, opener) -> bool:
+        try:
+            project = opener()
+        except (ProjectError, OSError) as error:
+            self.errorOccurred.emit(str(error))
+            return False
+        self.close()
+        self.project = project
+        self._recorder = ProjectRecorder(project, self.bus)
+        return True
+
+    def close(self) -> None:
+        if self._recorder:
+            self._recorder.close()
+            self._recorder = None
+        if self.project:
+            self.project.close()
+            self.project = None
+
+    def shutdown(self) -> None:
+        self._unsubscribe()
+        self.close()
+
+    def _on_event(self, event: EngineEvent) -> None:
+        if not isinstance(event, ProgressEvent) and not self._refresh.isActive():
+            self._refresh.start()

@@ -1,0 +1,104 @@
+"""Small dialogs: settings (browser, headless, viewport) and the screenshot viewer."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.browser.discovery import BrowserNotFound, find_browser
+from studio.settings import StudioSettings
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of the settings; `result_settings()` returns it when the user pressed OK."""
+
+    def __init__(self, settings: StudioSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self._settings = settings.model_copy(deep=True)
+        form = QFormLayout()
+        self.browser_path = QLineEdit(settings.browser_path or "", self)
+        try:
+            detected = find_browser()
+            self.browser_path.setPlaceholderText(f"Automatic: {detected.path}")
+        except BrowserNotFound:
+            self.browser_path.setPlaceholderText("No browser found: install chromium or choose one")
+        browse = QPushButton("Browse…", self)
+        browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.browser_path, 1)
+        row.addWidget(browse)
+        form.addRow("Browser:", row)
+        self.headless = QCheckBox("Headless (the page is shown only in the studio's live view)", self)
+        self.headless.setChecked(settings.headless)
+        form.addRow("Mode:", self.headless)
+        self.width_box = QSpinBox(self, minimum=200, maximum=7680, value=settings.viewport[0], suffix=" px")
+        self.height_box = QSpinBox(self, minimum=200, maximum=4320, value=settings.viewport[1], suffix=" px")
+        size = QHBoxLayout()
+        size.addWidget(self.width_box)
+        size.addWidget(QLabel("×", self))
+        size.addWidget(self.height_box)
+        form.addRow("Viewport:", size)
+        note = QLabel("Changes apply to the next browser session.", self)
+        note.setStyleSheet("color: gray")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Choose a Chromium or Chrome executable")
+        if path:
+            self.browser_path.setText(path)
+
+    def result_settings(self) -> StudioSettings:
+        settings = self._settings
+        settings.browser_path = self.browser_path.text().strip() or None
+        settings.headless = self.headless.isChecked()
+        settings.viewport = (self.width_box.value(), self.height_box.value())
+        return settings
+
+
+class ScreenshotViewer(QDialog):
+    """Shows one screenshot from the project at full size, scrollable, with Save As."""
+
+    def __init__(self, png: bytes, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self._png = png
+        image = QImage.fromData(png, "PNG")
+        label = QLabel(self)
+        label.setPixmap(QPixmap.fromImage(image))
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        scroll = QScrollArea(self)
+        scroll.setWidget(label)
+        save = QPushButton("Save As…", self)
+        save.clicked.connect(self._save)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll)
+        layout.addWidget(save, 0, Qt.AlignmentFlag.AlignRight)
+        self.resize(min(image.width() + 40, 1400), min(image.height() + 80, 900))
+
+    def _save(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save screenshot", "screenshot.png", "PNG images (*.png)")
+        if path:
+            with open(path, "wb") as handle:
+                handle.write(self._png)

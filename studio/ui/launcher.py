@@ -1,0 +1,189 @@
+"""GUI front end: start Qt with an asyncio loop (qasync), show the window, and shut down in the right order."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import qasync
+from PySide6.QtWidgets import QApplication
+
+from studio.app.studio_app import StudioServices
+from studio.browser.errors import BrowserError, SessionClosedError
+from studio.settings import load_settings
+from studio.ui.main_window import StudioWindow
+from studio.ui.theme import apply_theme
+
+log = logging.getLogger(__name__)
+
+
+def _display_problem(offscreen_ok: bool) -> str | None:
+    """None when Qt can show (or render) windows; else a sentence saying what to do."""
+    if os.environ.get("QT_QPA_PLATFORM") or sys.platform in ("darwin", "win32"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    if offscreen_ok:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        return None
+    return ("No display was found, so the studio window cannot open. Run it under a virtual display "
+            "(`xvfb-run studio`), or use the terminal front end (`studio demo --headless`).")
+
+
+def run_in_qt(main: Callable[[], Awaitable[int]]) -> int:
+    """Run `main()` on a qasync loop inside a QApplication and return its exit code."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Preflight Studio")
+    app.setOrganizationName("Preflight Studio")
+    # The coroutine decides when to quit: closing the window must not stop the loop before shutdown ran.
+    app.setQuitOnLastWindowClosed(False)
+    apply_theme(app)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    try:
+        return loop.run_until_complete(main())
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
+
+
+class Studio:
+    """The services plus the window, created together on the running loop."""
+
+    def __init__(self) -> None:
+        self.services = StudioServices(load_settings())
+        self.window = StudioWindow(self.services.browser, self.services.project, self.services.settings)
+        self.window.closed = asyncio.get_running_loop().create_future()
+
+    async def shutdown(self) -> None:
+        await self.services.shutdown()
+
+
+async def wait_for_settled_frames(studio: Studio, quiet_s: float = 0.4, timeout_s: float = 15.0) -> bool:
+    """Wait until the live view has painted a frame and no newer frame came for `quiet_s` (the page settled)."""
+    view, service = studio.window.live_view, studio.services.browser
+    deadline = time.monotonic() + timeout_s
+    last_count, last_change = -1, time.monotonic()
+    while time.monotonic() < deadline:
+        count = service.frames_received
+        if count != last_count:
+            last_count, last_change = count, time.monotonic()
+        elif view.frames_painted > 0 and time.monotonic() - last_change >= quiet_s:
+            return True
+        await asyncio.sleep(0.05)
+    return view.frames_painted > 0
+
+
+async def _network_idle(session, timeout_ms: float = 8000) -> None:
+    """Wait until the page has had no network traffic for 500 ms (data fetched after load has arrived)."""
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        await session.page.wait_for_load_state("networkidle", timeout=timeout_ms)
+    except PlaywrightError:
+        pass  # a page that polls forever never goes idle; the frames settling is then the only signal
+
+
+def save_window_png(studio: Studio, path: Path) -> None:
+    studio.window.live_view.repaint()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not studio.window.grab().save(str(path)):
+        raise OSError(f"Qt could not write {path}")
+
+
+def _report_first_frame_once(view):
+    def report() -> None:
+        view.framePainted.disconnect(report)
+        print(f"first-frame {time.time():.3f}", flush=True)
+
+    return report
+
+
+def run_gui(project: Path | None = None, url: str | None = None, screenshot: Path | None = None,
+            headed: bool = False) -> int:
+    """`studio gui`: the window, optionally on a project and URL; with `screenshot`, capture it and exit."""
+    problem = _display_problem(offscreen_ok=screenshot is not None)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+
+    async def main() -> int:
+        studio = Studio()
+        window, services = studio.window, studio.services
+        if project is not None:
+            if not services.project.open_or_create(project):
+                print(window.message_bar.label.text(), file=sys.stderr)
+                if screenshot is not None:
+                    await studio.shutdown()
+                    return 2
+        if services.project.project is None:
+            services.project.open_untitled()
+        window.show()
+        if os.environ.get("STUDIO_REPORT_FIRST_FRAME"):
+            # For `studio bench startup`: the moment the first page frame is on screen, as wall-clock time.
+            window.live_view.framePainted.connect(_report_first_frame_once(window.live_view))
+        options = services.settings.session_options(label="exploration", **({"headless": False} if headed else {}))
+        code = 0
+        if url:
+            window.url_bar.url_edit.setText(url)
+            if screenshot is not None:
+                errors: list[str] = []
+                services.browser.errorOccurred.connect(errors.append)
+                session = await services.browser.start(options, url)
+                if session is not None and session.alive and not errors:
+                    await _network_idle(session)
+                if errors:
+                    print("\n".join(errors), file=sys.stderr)
+                    code = 1
+                elif not await wait_for_settled_frames(studio):
+                    print("No frame of the page arrived in time.", file=sys.stderr)
+                    code = 1
+            else:
+                services.browser.start_session(options, url)
+        if screenshot is not None:
+            await asyncio.sleep(0.1)  # let docks and the status bar lay out once before grabbing
+            save_window_png(studio, screenshot)
+            print(f"Saved {screenshot}", file=sys.stderr)
+            window.close()
+        await window.closed
+        await studio.shutdown()
+        return code
+
+    return run_in_qt(main)
+
+
+def run_demo_gui(out: Path, seed: int) -> int:
+    """`studio demo` with a display: the same tour as in the terminal, live in the studio window."""
+    from studio.demo.server import DemoConfig, DemoServerThread
+    from studio.jobs.demo_run import demo_project_path, run_demo
+
+    async def main() -> int:
+        with DemoServerThread(config=DemoConfig(seed=seed)) as demo:
+            studio = Studio()
+            window, services = studio.window, studio.services
+            if not services.project.new_project(demo_project_path(out)):
+                await studio.shutdown()
+                return 2
+            window.show()
+            session = await services.browser.start(services.settings.session_options(label="studio demo"))
+            if session is None:
+                await window.closed
+                await studio.shutdown()
+                return 2
+            try:
+                summary = await run_demo(session, demo, services.project.project, out)
+                window.message_bar.show_message(
+                    f"Demo finished: {len(summary['pages'])} pages, {summary['screenshots']} screenshots, "
+                    f"{summary['console_errors']} console errors. The session stays open: explore on.", "info")
+            except (BrowserError, SessionClosedError) as error:
+                window.message_bar.show_message(str(error), "error")
+            await window.closed
+            await studio.shutdown()
+        return 0
+
+    return run_in_qt(main)

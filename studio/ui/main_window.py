@@ -1,0 +1,241 @@
+"""The studio's main window: project tree, live view with URL bar, docks, menus and status bar."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio import __version__
+from studio.app.browser_service import BrowserService
+from studio.app.project_service import ProjectService
+from studio.settings import StudioSettings, save_settings
+from studio.ui.dialogs import ScreenshotViewer, SettingsDialog
+from studio.ui.docks import DockHost
+from studio.ui.events_dock import EventsPanel
+from studio.ui.live_view import LiveView
+from studio.ui.message_bar import MessageBar
+from studio.ui.project_tree import ProjectTree
+from studio.ui.url_bar import UrlBar
+
+PROJECT_FILTER = "Preflight Studio projects (*.studio)"
+
+
+class StudioWindow(QMainWindow):
+    """Composes the widgets around the two services; it holds no engine logic itself.
+
+    Dialogs are opened through `ask_*` methods so tests can answer them without a modal loop.
+    """
+
+    def __init__(self, browser: BrowserService, project: ProjectService, settings: StudioSettings) -> None:
+        super().__init__()
+        self.browser = browser
+        self.project = project
+        self.settings = settings
+        self.closed: asyncio.Future[None] | None = None
+        self.setWindowTitle("Preflight Studio")
+        self.resize(1500, 950)
+
+        self.url_bar = UrlBar(browser, self)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.url_bar)
+        self.live_view = LiveView(browser, self)
+        self.message_bar = MessageBar(self)
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.message_bar)
+        layout.addWidget(self.live_view, 1)
+        self.setCentralWidget(central)
+
+        self._build_menus()
+        self.docks = DockHost(self, self.view_menu)
+        self.project_tree = ProjectTree(project, self)
+        self.project_tree.screenshotActivated.connect(self.show_screenshot)
+        self.docks.add("project", "Project", self.project_tree, Qt.DockWidgetArea.LeftDockWidgetArea, "Ctrl+1")
+        self.events = EventsPanel(self)
+        self.docks.add("events", "Events", self.events, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+2")
+        self.resizeDocks([self.docks["project"]], [300], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["events"]], [230], Qt.Orientation.Vertical)
+
+        self.session_label = QLabel("No browser session", self)
+        self.fps_label = QLabel("", self)
+        self.project_label = QLabel("", self)
+        status = self.statusBar()
+        status.addWidget(self.session_label, 1)
+        status.addPermanentWidget(self.fps_label)
+        status.addPermanentWidget(self.project_label)
+        self._painted_before = 0
+        self._fps_timer = QTimer(self, interval=1000)
+        self._fps_timer.timeout.connect(self._update_fps)
+        self._fps_timer.start()
+
+        browser.engineEvent.connect(self.events.add)
+        browser.errorOccurred.connect(lambda text: self.message_bar.show_message(text, "error"))
+        browser.sessionStarted.connect(self._on_session_started)
+        browser.sessionEnded.connect(self._on_session_ended)
+        browser.urlChanged.connect(self._on_url)
+        project.errorOccurred.connect(lambda text: self.message_bar.show_message(text, "error"))
+        project.projectChanged.connect(self._on_project)
+
+    # -- menus ---------------------------------------------------------------------------------------
+
+    def _action(self, menu: QMenu, text: str, slot, shortcut: str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self._action(file_menu, "&New Project…", self.new_project, "Ctrl+N")
+        self._action(file_menu, "&Open Project…", self.open_project, "Ctrl+O")
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._action(file_menu, "Save Project &As…", self.save_project_as, "Ctrl+Shift+S")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Settings…", self.edit_settings, "Ctrl+,")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, "Ctrl+Q")
+
+        session_menu = bar.addMenu("&Session")
+        self._action(session_menu, "&New Session", self.new_session, "Ctrl+Shift+N")
+        self._action(session_menu, "&End Session", self.end_session, "Ctrl+Shift+W")
+        session_menu.addSeparator()
+        self._action(session_menu, "Take &Screenshot", lambda: self.browser.take_screenshot("manual"), "Ctrl+Shift+P")
+        self._action(session_menu, "Save &Login State…", self.save_login_state)
+        self.trace_action = self._action(session_menu, "Start &Trace", self.toggle_trace)
+
+        self.view_menu = bar.addMenu("&View")
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&About Preflight Studio", self.about)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        if not self.settings.recent_projects:
+            self.recent_menu.addAction("No recent projects").setEnabled(False)
+        for path in self.settings.recent_projects:
+            self.recent_menu.addAction(path, lambda p=path: self.project.open_project(p))
+
+    # -- dialog seams (tests replace these) ----------------------------------------------------------
+
+    def ask_open_path(self) -> str | None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open project", str(Path.cwd()), PROJECT_FILTER)
+        return path or None
+
+    def ask_save_path(self, title: str, default_name: str = "project.studio", file_filter: str = PROJECT_FILTER) -> str | None:
+        path, _ = QFileDialog.getSaveFileName(self, title, str(Path.cwd() / default_name), file_filter)
+        return path or None
+
+    def ask_settings(self) -> StudioSettings | None:
+        dialog = SettingsDialog(self.settings, self)
+        return dialog.result_settings() if dialog.exec() == SettingsDialog.DialogCode.Accepted else None
+
+    # -- actions -------------------------------------------------------------------------------------
+
+    def new_project(self) -> None:
+        path = self.ask_save_path("New project")
+        if path:
+            self.project.new_project(_with_suffix(path))
+
+    def open_project(self) -> None:
+        path = self.ask_open_path()
+        if path:
+            self.project.open_project(path)
+
+    def save_project_as(self) -> None:
+        path = self.ask_save_path("Save project as")
+        if path and self.project.save_as(_with_suffix(path)):
+            self.message_bar.show_message(f"Saved as {path}. Recording continues there.", "info")
+
+    def edit_settings(self) -> None:
+        updated = self.ask_settings()
+        if updated is not None:
+            self.settings = updated
+            self.project.settings = updated
+            save_settings(updated)
+            self.message_bar.show_message("Settings saved. They apply to the next browser session.", "info")
+
+    def new_session(self, url: str | None = None) -> None:
+        target = url or self.url_bar.url_edit.text().strip() or self.settings.last_url
+        self.browser.start_session(self.settings.session_options(label="exploration"), target or None)
+
+    def end_session(self) -> None:
+        self.browser.end_session()
+
+    def save_login_state(self) -> None:
+        path = self.ask_save_path("Save login state", "login-state.json", "Storage state (*.json)")
+        if path:
+            self.browser.save_storage_state(path)
+
+    def toggle_trace(self) -> None:
+        if self.trace_action.text() == "Start &Trace":
+            self.browser.start_tracing()
+            self.trace_action.setText("Stop Trace and &Save…")
+            return
+        path = self.ask_save_path("Save trace", "trace.zip", "Playwright traces (*.zip)")
+        if path:
+            self.browser.stop_tracing(path)
+            self.trace_action.setText("Start &Trace")
+
+    def show_screenshot(self, screenshot_id: int) -> None:
+        if self.project.project is None:
+            return
+        viewer = ScreenshotViewer(self.project.project.screenshot_png(screenshot_id), f"Screenshot {screenshot_id}", self)
+        viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        viewer.show()
+
+    def about(self) -> None:
+        QMessageBox.about(self, "About Preflight Studio",
+                          f"Preflight Studio {__version__}\nExplore a web app in a live browser and turn it into tests.")
+
+    # -- reactions -----------------------------------------------------------------------------------
+
+    def _on_session_started(self, session_id: str) -> None:
+        options = self.settings.session_options()
+        mode = "headless" if options.headless else "headed"
+        self.session_label.setText(f"Session {session_id} · {mode} · {options.viewport[0]}×{options.viewport[1]}")
+        self.trace_action.setText("Start &Trace")
+
+    def _on_session_ended(self, reason: str, message: str) -> None:
+        self.session_label.setText("No browser session")
+        if reason != "closed":
+            self.message_bar.show_message(message, "error")
+
+    def _on_url(self, url: str) -> None:
+        self.settings.last_url = url
+
+    def _on_project(self, path: str) -> None:
+        suffix = " (untitled)" if self.project.untitled else ""
+        self.project_label.setText(f"Project: {Path(path).name}{suffix}")
+        self.setWindowTitle(f"{Path(path).name}{suffix} — Preflight Studio")
+
+    def _update_fps(self) -> None:
+        painted = self.live_view.frames_painted
+        fps, self._painted_before = painted - self._painted_before, painted
+        self.fps_label.setText(f"{fps} fps" if self.browser.alive else "")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        # The launcher awaits `closed`, then shuts the browser down before the event loop ends.
+        save_settings(self.settings)
+        if self.closed is not None and not self.closed.done():
+            self.closed.set_result(None)
+        event.accept()
+
+
+def _with_suffix(path: str) -> str:
+    return path if path.endswith(".studio") else path + ".studio"

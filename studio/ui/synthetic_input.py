@@ -1,0 +1,30 @@
+"""Synthetic mouse input for benchmarks and tests, delivered with sendEvent.
+
+QTest's mouse helpers may spin a nested Qt event loop, which re-enters qasync from inside a running
+coroutine ("Cannot enter into task ... while another task is being executed"); sendEvent never does.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QWidget
+
+
+def _send(widget: QWidget, kind: QEvent.Type, point: QPoint, button: Qt.MouseButton,
+          buttons: Qt.MouseButton) -> None:
+    local = QPointF(point)
+    event = QMouseEvent(kind, local, QPointF(widget.mapToGlobal(point)), button, buttons,
+                        Qt.KeyboardModifier.NoModifier)
+    QCoreApplication.sendEvent(widget, event)
+
+
+def mouse_move(widget: QWidget, point: QPoint) -> None:
+    _send(widget, QEvent.Type.MouseMove, point, Qt.MouseButton.NoButton, Qt.MouseButton.NoButton)
+
+
+def mouse_click(widget: QWidget, point: QPoint, button: Qt.MouseButton = Qt.MouseButton.LeftButton) -> None:
+    """Move to `point`, press and release `button` there."""
+    mouse_move(widget, point)
+    _send(widget, QEvent.Type.MouseButtonPress, point, button, button)
+    _send(widget, QEvent.Type.MouseButtonRelease, point, button, Qt.MouseButton.NoButton)

@@ -1,0 +1,145 @@
+"""The live view against a real Chromium and the demo app: frames arrive and are painted, input reaches the page."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+from studio.app.studio_app import StudioServices
+from studio.settings import StudioSettings
+from studio.ui.main_window import StudioWindow
+from studio.ui.synthetic_input import mouse_click
+
+pytestmark = [pytest.mark.gui, pytest.mark.browser]
+
+
+async def until(predicate, timeout=15.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        result = predicate()
+        if asyncio.iscoroutine(result):
+            result = await result
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.03)
+
+
+async def open_studio(url: str, size=(1400, 900)):
+    services = StudioServices(StudioSettings())
+    window = StudioWindow(services.browser, services.project, services.settings)
+    window.closed = asyncio.get_running_loop().create_future()
+    services.project.open_untitled()
+    window.resize(*size)
+    window.show()
+    session = await services.browser.start(services.settings.session_options(), url)
+    assert session is not None
+    return services, window, session
+
+
+def widget_point(view, page_x: float, page_y: float) -> QPoint:
+    x, y = view.frame_rect().to_widget(page_x, page_y)
+    return QPoint(round(x), round(y))
+
+
+def test_frames_reach_the_view_and_clicks_and_keys_reach_the_page(qloop, demo, tmp_path):
+    async def scenario():
+        services, window, session = await open_studio(demo.base_url + "/help")
+        view = window.live_view
+        try:
+            await until(lambda: view.frames_painted > 0, what="a painted frame")
+            # The painted frame is the page: the view's image has the page's size and is not blank.
+            image = view.grab().toImage()
+            rect = view.frame_rect()
+            assert rect.page_width == 1280 and rect.page_height == 720
+            assert rect.width < 1280  # the widget is smaller than the page, so this is a scaled mapping
+            center = image.pixelColor(round(rect.x + rect.width / 2), round(rect.y + rect.height / 2))
+            assert center.isValid()
+
+            page = session.page
+            question = page.get_by_role("button").filter(has_text="?").first
+            box = await question.bounding_box()
+            assert await question.get_attribute("aria-expanded") == "false"
+            mouse_click(view, widget_point(view, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+            await until(lambda: _equals(question.get_attribute("aria-expanded"), "true"), what="the click")
+
+            search = page.get_by_test_id("help-search")
+            sbox = await search.bounding_box()
+            mouse_click(view, widget_point(view, sbox["x"] + 10, sbox["y"] + sbox["height"] / 2))
+            QTest.keyClicks(view, "Card")
+            QTest.keyClick(view, Qt.Key.Key_Backspace)
+            await until(lambda: _equals(search.input_value(), "Car"), what="typed text")
+
+            frames_before = view.frames_painted
+            await until(lambda: services.browser.frames_received > 0)
+            await page.evaluate("document.body.style.background = 'rgb(255, 0, 0)'")
+            await until(lambda: view.frames_painted > frames_before, what="a new frame after a page change")
+        finally:
+            window.close()
+            await services.shutdown()
+
+    qloop.run_until_complete(scenario())
+
+
+async def _equals(awaitable, expected):
+    return (await awaitable) == expected
+
+
+def test_typing_a_url_navigates_and_updates_the_events_and_project(qloop, demo):
+    async def scenario():
+        services, window, session = await open_studio(demo.base_url + "/privacy")
+        try:
+            window.url_bar.url_edit.setText(demo.base_url.removeprefix("http://") + "/nowhere")
+            QTest.keyClick(window.url_bar.url_edit, Qt.Key.Key_Return)
+            await until(lambda: session.page.url.endswith("/nowhere"), what="navigation")
+            await until(lambda: window.url_bar.url_edit.text().endswith("/nowhere") or window.url_bar.url_edit.hasFocus())
+            window.events.model.flush()
+            kinds = {(row.category, row.level) for row in window.events.model.rows}
+            assert ("network", "404") in kinds and ("navigation", "") in kinds
+            window.events.errors_only.setChecked(True)
+            visible = {window.events.proxy.index(r, 1).data() for r in range(window.events.proxy.rowCount())}
+            # Chromium also logs "Failed to load resource … 404" to the console: both are errors.
+            assert visible == {"network", "console"}
+            window.events.toggles["console"].setChecked(False)
+            visible = {window.events.proxy.index(r, 1).data() for r in range(window.events.proxy.rowCount())}
+            assert visible == {"network"}
+            project = services.project.project
+            assert [n.url for n in project.navigations(session.id)][-1].endswith("/nowhere")
+            assert project.counts(session.id)["network_failures"] >= 1
+
+            window.url_bar.url_edit.setText("ftp://nope")
+            QTest.keyClick(window.url_bar.url_edit, Qt.Key.Key_Return)
+            await until(lambda: window.message_bar.isVisible(), what="an error message")
+            assert "only http and https" in window.message_bar.label.text()
+        finally:
+            window.close()
+            await services.shutdown()
+
+    qloop.run_until_complete(scenario())
+
+
+def test_a_killed_browser_shows_a_sentence_and_keeps_the_recording(qloop, demo):
+    async def scenario():
+        services, window, session = await open_studio(demo.base_url + "/products")
+        try:
+            cdp = await session.context.browser.new_browser_cdp_session()
+            try:
+                await cdp.send("Browser.crash")
+            except Exception:
+                pass
+            await until(lambda: window.message_bar.isVisible(), what="the crash message")
+            assert "browser stopped unexpectedly" in window.message_bar.label.text()
+            assert not services.browser.alive
+            project = services.project.project
+            await until(lambda: project.session(session.id).end_reason == "browser_disconnected")
+            assert project.navigations(session.id)
+        finally:
+            window.close()
+            await services.shutdown()
+
+    qloop.run_until_complete(scenario())
