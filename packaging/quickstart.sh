@@ -1,0 +1,86 @@
+#!/usr/bin/env sh
+# Sets Preflight Studio up on a fresh Debian/Ubuntu machine, then runs it.
+#   packaging/quickstart.sh demo [studio demo options]   -> set up, then run `studio demo`
+#   packaging/quickstart.sh test [pytest options]        -> set up with test extras, then run the whole test suite
+# Safe to run again: every step checks what is already there first.
+set -eu
+
+MODE=${1:-demo}
+[ $# -gt 0 ] && shift
+ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+cd "$ROOT"
+VENV=${STUDIO_VENV:-$ROOT/.venv}
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+case "$MODE" in demo|test) ;; *) die "usage: $0 demo|test [options]";; esac
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 && SUDO="sudo" || SUDO="none"
+fi
+
+APT_UPDATED=0
+apt_install() {
+    # Installs only the Debian packages that are missing.
+    missing=""
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
+    done
+    [ -z "$missing" ] && return 0
+    command -v apt-get >/dev/null 2>&1 || die "missing system packages:$missing (no apt-get here; install them with your package manager)"
+    [ "$SUDO" = "none" ] && die "missing system packages:$missing; run as root or install sudo"
+    if [ "$APT_UPDATED" -eq 0 ]; then
+        say "Updating the package lists"
+        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        APT_UPDATED=1
+    fi
+    say "Installing system packages:$missing"
+    # shellcheck disable=SC2086
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+# 1. Python 3.11+ with venv, Qt's runtime libraries, fonts.
+PYTHON=${PYTHON:-python3}
+if command -v apt-get >/dev/null 2>&1; then
+    apt_install python3 python3-venv python3-pip ca-certificates fonts-dejavu-core \
+        libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0 \
+        libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0 libxcb-randr0 \
+        libxcb-render-util0 libxcb-image0
+fi
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+    || die "Python 3.11 or newer is needed; found $("$PYTHON" --version 2>&1). Set PYTHON=/path/to/python3.11."
+
+# 2. The virtual environment and the package (editable, so the checkout is what runs).
+if [ ! -x "$VENV/bin/python" ]; then
+    say "Creating the virtual environment in $VENV"
+    "$PYTHON" -m venv "$VENV"
+fi
+EXTRAS=""
+[ "$MODE" = "test" ] && EXTRAS="[test]"
+say "Installing preflight-studio$EXTRAS"
+"$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
+"$VENV/bin/python" -m pip install -q -e ".$EXTRAS"
+
+# 3. A browser: keep any Chromium the studio already finds; else Debian's chromium, else Playwright's own.
+if "$VENV/bin/python" -c 'from studio.browser.discovery import find_browser; find_browser()' 2>/dev/null; then
+    :
+elif [ -r /etc/os-release ] && grep -qi '^ID=debian' /etc/os-release; then
+    apt_install chromium
+elif "$VENV/bin/python" -m playwright install --with-deps chromium; then
+    :
+else
+    # Ubuntu's chromium package is a snap wrapper; it works on desktops, not in containers.
+    apt_install chromium
+fi
+"$VENV/bin/studio" doctor --no-launch >&2 || die "the studio cannot find a working browser (see above)"
+
+# 4. Run.
+if [ "$MODE" = "demo" ]; then
+    say "Running studio demo"
+    exec "$VENV/bin/studio" demo "$@"
+fi
+say "Running the test suite"
+export QT_QPA_PLATFORM=offscreen
+exec "$VENV/bin/python" -m pytest "$@"
