@@ -1,0 +1,147 @@
+"""The main window without modal dialogs: File menu, recent projects, refused files, settings, docks, Events."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from studio.app.studio_app import StudioServices
+from studio.models.events import ConsoleEvent, NavigationEvent, NetworkEvent, ProgressEvent, SessionStarted
+from studio.settings import StudioSettings, load_settings
+from studio.store.project import ProjectFile
+from studio.ui.events_dock import EventsPanel
+from studio.ui.main_window import StudioWindow
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def studio(qapp, qloop, tmp_path, monkeypatch):
+    monkeypatch.setenv("STUDIO_CONFIG_DIR", str(tmp_path / "config"))
+    services = StudioServices(StudioSettings())
+    window = StudioWindow(services.browser, services.project, services.settings)
+    window.closed = qloop.create_future()
+    yield services, window
+    window.close()
+    qloop.run_until_complete(services.shutdown())
+
+
+def _record_something(services, session_id="s1"):
+    services.bus.publish(SessionStarted(session_id=session_id, browser_path="/c", browser_version="1",
+                                        headless=True, viewport=(1280, 720), user_agent="ua"))
+    services.bus.publish(NavigationEvent(session_id=session_id, url="http://app/one"))
+
+
+def test_new_save_as_open_and_recent(studio, tmp_path):
+    services, window = studio
+    window.ask_save_path = lambda *a, **k: str(tmp_path / "first")
+    window.new_project()
+    assert services.project.path == tmp_path / "first.studio" and not services.project.untitled
+    _record_something(services)
+
+    window.ask_save_path = lambda *a, **k: str(tmp_path / "copy.studio")
+    window.save_project_as()
+    assert services.project.path == tmp_path / "copy.studio"
+    services.bus.publish(NavigationEvent(session_id="s1", url="http://app/two"))  # recorded into the copy now
+    with ProjectFile.open(tmp_path / "first.studio") as first:
+        assert [n.url for n in first.navigations("s1")] == ["http://app/one"]
+    assert [n.url for n in services.project.project.navigations("s1")] == ["http://app/one", "http://app/two"]
+
+    window.ask_open_path = lambda: str(tmp_path / "first.studio")
+    window.open_project()
+    assert services.project.path == tmp_path / "first.studio"
+    recent = load_settings().recent_projects
+    assert recent[:2] == [str(tmp_path / "first.studio"), str(tmp_path / "copy.studio")]
+    window._fill_recent()
+    assert [a.text() for a in window.recent_menu.actions()][:2] == recent[:2]
+    assert "first.studio" in window.windowTitle()
+
+
+def test_a_refused_file_shows_a_sentence_and_keeps_the_open_project(studio, tmp_path):
+    services, window = studio
+    services.project.open_untitled()
+    _record_something(services)
+    current = services.project.path
+    foreign = tmp_path / "notes.studio"
+    foreign.write_text("just some text\n")
+    window.ask_open_path = lambda: str(foreign)
+    window.open_project()
+    assert services.project.path == current
+    assert window.message_bar.isVisibleTo(window)
+    text = window.message_bar.label.text()
+    assert "notes.studio is not a Preflight Studio project" in text and "It was not changed" in text
+    assert foreign.read_text() == "just some text\n"
+    services.bus.publish(NavigationEvent(session_id="s1", url="http://app/after"))
+    assert services.project.project.navigations("s1")[-1].url == "http://app/after"
+
+    window.ask_save_path = lambda *a, **k: str(current)
+    window.new_project()  # an existing file is never overwritten by New
+    assert "already exists" in window.message_bar.label.text()
+
+
+def test_settings_apply_to_the_next_session(studio, tmp_path):
+    services, window = studio
+    updated = StudioSettings(headless=False, viewport=(1024, 768), browser_path="/opt/chrome")
+    window.ask_settings = lambda: updated
+    window.edit_settings()
+    assert load_settings().viewport == (1024, 768)
+    options = window.settings.session_options()
+    assert (options.headless, options.viewport, options.browser_path) == (False, (1024, 768), "/opt/chrome")
+    window.ask_settings = lambda: None  # Cancel changes nothing
+    window.edit_settings()
+    assert window.settings is updated
+
+
+def test_settings_dialog_edits_a_copy(qapp):
+    from studio.ui.dialogs import SettingsDialog
+
+    original = StudioSettings()
+    dialog = SettingsDialog(original)
+    dialog.width_box.setValue(1440)
+    dialog.headless.setChecked(False)
+    result = dialog.result_settings()
+    assert result.viewport == (1440, 720) and not result.headless
+    assert original.viewport == (1280, 720) and original.headless
+
+
+def test_adding_a_dock_is_one_call_with_a_view_toggle(studio):
+    _, window = studio
+    window.show()
+    dock = window.docks.add("notes", "Notes", QLabel("hello"), Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+9")
+    toggle = dock.toggleViewAction()
+    assert toggle in window.view_menu.actions() and toggle.shortcut().toString() == "Ctrl+9"
+    toggle.trigger()
+    assert not dock.isVisible()
+    with pytest.raises(ValueError):
+        window.docks.add("notes", "Again", QLabel())
+
+
+def test_events_panel_batches_and_filters(qapp, qtbot):
+    panel = EventsPanel()
+    panel.add(ConsoleEvent(level="log", text="hello"))
+    panel.add(ConsoleEvent(level="error", text="boom"))
+    panel.add(NetworkEvent(method="GET", url="http://a/x", resource_type="fetch", status=500))
+    panel.add(NetworkEvent(method="GET", url="http://a/y", resource_type="fetch", status=200))
+    panel.add(ProgressEvent(job="demo", step=1, total=2, message="Visiting /help"))
+    assert panel.model.rowCount() == 0  # batched: nothing until the flush timer fires
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 5, timeout=2000)
+    panel.errors_only.setChecked(True)
+    assert panel.proxy.rowCount() == 2
+    panel.errors_only.setChecked(False)
+    panel.search.setText("visiting")
+    assert panel.proxy.rowCount() == 1
+    panel.search.setText("")
+    panel.toggles["network"].setChecked(False)
+    assert panel.proxy.rowCount() == 3
+    panel.model.clear()
+    assert panel.proxy.rowCount() == 0
+
+
+def test_closing_the_window_resolves_closed(studio, qloop):
+    _, window = studio
+    window.show()
+    window.close()
+    assert window.closed.done()
