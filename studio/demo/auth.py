@@ -55,7 +55,7 @@ def require_page_user(request: web.Request) -> User:
     who = visitor(request)
     if who.user is not None:
         return who.user
-    target = quote(request.path_qs, safe="/?=&")
+    target = quote(request.path_qs, safe="/")
     expired = "expired=1&" if who.expired else ""
     raise web.HTTPFound(f"/login?{expired}next={target}")
 

@@ -20,6 +20,7 @@ routes = web.RouteTableDef()
 
 BAD_CREDENTIALS = "Invalid email or password."
 BAD_CODE = "That code is not valid. Check your authenticator app and try again."
+EXPIRED_CHALLENGE = "This sign-in attempt has expired. Enter your email and password again."
 
 
 def check_password(state: DemoState, email: str, password: str) -> User:
@@ -36,13 +37,55 @@ def session_response(state: DemoState, user: User) -> web.Response:
     return response
 
 
+def login_page_response(
+    request: web.Request, target: str, *, error: str = "", step: str = "password", challenge_id: str = "",
+    email: str = "", expired: bool = False,
+) -> web.Response:
+    return render(request, "login.html", title="Sign in", next_path=target, expired=expired, error=error,
+                  step=step, challenge_id=challenge_id, email=email)
+
+
 @routes.get("/login")
 async def login_page(request: web.Request) -> web.Response:
     target = safe_next(request.query.get("next"))
     if visitor(request).user is not None:
         raise web.HTTPFound(target)
-    return render(request, "login.html", title="Sign in", next_path=target,
-                  expired=request.query.get("expired") == "1")
+    return login_page_response(request, target, expired=request.query.get("expired") == "1")
+
+
+@routes.post("/login")
+async def login_form_post(request: web.Request) -> web.Response:
+    """The no-script path of the login page: the same checks as /api/login, answered with pages and redirects."""
+    state = state_of(request)
+    form = await request.post()
+    target = safe_next(str(form.get("next") or ""))
+    challenge_id = str(form.get("challengeId") or "")
+    if challenge_id:
+        user = state.challenge_user(challenge_id)
+        if user is None:
+            return login_page_response(request, target, error=EXPIRED_CHALLENGE)
+        if not state.check_otp(user, str(form.get("otp") or "")):
+            return login_page_response(request, target, error=BAD_CODE, step="otp", challenge_id=challenge_id,
+                                       email=user.email)
+        del state.challenges[challenge_id]
+        return signed_in_redirect(state, user, target)
+    email = str(form.get("email") or "").strip()
+    password = str(form.get("password") or "")
+    if not email or not password:
+        missing = "Enter your email address." if not email else "Enter your password."
+        return login_page_response(request, target, error=missing, email=email)
+    user = state.find_user(email)
+    if user is None or user.password != password:
+        return login_page_response(request, target, error=BAD_CREDENTIALS, email=email)
+    if user.requires_2fa:
+        return login_page_response(request, target, step="otp", challenge_id=state.open_challenge(user), email=email)
+    return signed_in_redirect(state, user, target)
+
+
+def signed_in_redirect(state: DemoState, user: User, target: str) -> web.Response:
+    response = web.Response(status=303, headers={"Location": target})
+    set_session_cookie(response, state.open_session(user))
+    return response
 
 
 @routes.post("/api/login")
@@ -67,7 +110,7 @@ async def api_verify_2fa(request: web.Request) -> web.Response:
     code = require_str(body, "code", "Enter the 6-digit code from your authenticator app.")
     user = state.challenge_user(challenge_id)
     if user is None:
-        raise ApiError(401, "This sign-in attempt has expired. Enter your email and password again.")
+        raise ApiError(401, EXPIRED_CHALLENGE)
     if not state.check_otp(user, code):
         raise ApiError(401, BAD_CODE)
     del state.challenges[challenge_id]

@@ -211,11 +211,24 @@ async def offers_page(request: web.Request) -> web.Response:
 
 @routes.get("/offers/{offer_id}")
 async def offer_detail(request: web.Request) -> web.Response:
-    require_page_user(request)
+    user = require_page_user(request)
     offer = OFFERS_BY_ID.get(request.match_info["offer_id"])
     if offer is None:
         return not_found_page(request)
-    return render(request, "offer_detail.html", title=offer.name, offer=offer)
+    applied = offer.id in state_of(request).applications.get(user.user_id, set())
+    return render(request, "offer_detail.html", title=offer.name, offer=offer, applied=applied)
+
+
+@routes.post("/offers/{offer_id}/apply")
+async def offer_apply(request: web.Request) -> web.Response:
+    offer = OFFERS_BY_ID.get(request.match_info["offer_id"])
+    if offer is None:
+        return not_found_page(request)
+    user = visitor(request).user
+    if user is None:  # after signing in, land on the offer rather than on this POST-only address
+        raise web.HTTPFound(f"/login?next=/offers/{offer.id}")
+    state_of(request).applications.setdefault(user.user_id, set()).add(offer.id)
+    return web.Response(status=303, headers={"Location": f"/offers/{offer.id}"})
 
 
 @routes.get("/help")

@@ -182,6 +182,7 @@ class DemoState:
             self.challenges: dict[str, tuple[str, int]] = {}
             self.alerts: dict[str, list[Alert]] = {}
             self.disputes: dict[str, list[Dispute]] = {}
+            self.applications: dict[str, set[str]] = {}
             self.user_flags: dict[str, dict[str, Any]] = {}
             self._seed_builtin_users()
         if scope in ("all", "carts"):

@@ -64,6 +64,16 @@ async def test_empty_fields_are_explained(demo, page):
     await expect(page.get_by_role("alert")).to_have_text("Enter your email address.")
 
 
+async def test_next_keeps_the_query_of_the_page_asked_for(demo, page):
+    user = demo.create_user()
+    await page.goto(demo.base_url + "/offers/keystone-personal-loan?ref=email&utm=x")
+    await expect(page).to_have_url(
+        demo.base_url + "/login?next=/offers/keystone-personal-loan?ref%3Demail%26utm%3Dx"
+    )
+    await fill_login(page, user["email"], user["password"])
+    await expect(page).to_have_url(demo.base_url + "/offers/keystone-personal-loan?ref=email&utm=x")
+
+
 async def test_next_only_accepts_same_origin_paths(demo, page):
     user = demo.create_user()
     await page.goto(demo.base_url + "/login?next=//evil.example/steal")
@@ -163,3 +173,27 @@ async def test_protected_api_answers_401_json(api):
         async with api.get(path) as response:
             assert response.status == 401, path
             assert (await response.json())["error"] == "Sign in to continue."
+
+
+async def test_login_form_works_without_scripts(demo, browser):
+    user = demo.create_user(requires_2fa=True)
+    context = await browser.new_context(java_script_enabled=False)
+    try:
+        page = await context.new_page()
+        await page.goto(demo.base_url + "/login?next=/offers")
+        await fill_login(page, user["email"], "wrong")
+        await expect(page.get_by_role("alert")).to_have_text("Invalid email or password.")
+        await expect(page.get_by_label("Email")).to_have_value(user["email"])
+        await page.get_by_label("Password").fill(user["password"])
+        await page.get_by_role("button", name="Sign in").click()
+        await page.get_by_label("Authentication code").fill("000000")
+        await page.get_by_role("button", name="Verify").click()
+        await expect(page.get_by_role("alert")).to_have_text(
+            "That code is not valid. Check your authenticator app and try again."
+        )
+        await page.get_by_label("Authentication code").fill(pyotp.TOTP(user["otpSecret"]).now())
+        await page.get_by_role("button", name="Verify").click()
+        await expect(page).to_have_url(demo.base_url + "/offers")
+        assert "password" not in page.url
+    finally:
+        await context.close()

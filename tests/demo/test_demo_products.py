@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from playwright.async_api import expect
@@ -23,7 +24,15 @@ async def wait_hydrated(page) -> None:
 
 
 async def test_scrim_covers_placeholders_until_cards_fade_in(demo, page):
-    await page.goto(demo.base_url + "/products?delay=800")
+    # Hold the product list back until the placeholders have been checked, however slow the machine is.
+    release = asyncio.Event()
+
+    async def hold(route) -> None:
+        await release.wait()
+        await route.continue_()
+
+    await page.route("**/api/products*", hold)
+    await page.goto(demo.base_url + "/products?delay=0")
     scrim = page.get_by_test_id("loading-scrim")
     await expect(scrim).to_be_visible()
     style = await scrim.evaluate(
@@ -40,6 +49,7 @@ async def test_scrim_covers_placeholders_until_cards_fade_in(demo, page):
         return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2).closest('[data-testid]').dataset.testid; }""")
     assert hit == "loading-scrim"
 
+    release.set()
     await wait_hydrated(page)
     assert await placeholder.evaluate("el => el.isConnected") is False
     await expect(cards).to_have_count(12)

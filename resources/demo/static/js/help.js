@@ -59,4 +59,5 @@
 
   search.addEventListener("input", runSearch);
   search.addEventListener("search", runSearch);
+  runSearch(); // the box may already hold text: typed before this script ran, or restored by the back button
 })();

@@ -7,7 +7,8 @@
   const email = document.getElementById("email");
   const password = document.getElementById("password");
   const otp = document.getElementById("otp");
-  let challengeId = null;
+  // Set when the server rendered the second step itself (a sign-in posted before this script ran).
+  let challengeId = document.getElementById("challenge-id").value || null;
 
   function destination() {
     const next = passwordStep.dataset.next || "/dashboard";
