@@ -231,4 +231,5 @@ class EventsPanel(QWidget):
     def _follow(self) -> None:
         scroll = self.table.verticalScrollBar()
         if scroll.value() >= scroll.maximum() - 40:
-            QTimer.singleShot(0, self.table.scrollToBottom)
+            # The table is the timer's context: if the panel is gone by then, Qt drops the call.
+            QTimer.singleShot(0, self.table, self.table.scrollToBottom)

@@ -121,6 +121,7 @@ def test_adding_a_dock_is_one_call_with_a_view_toggle(studio):
 
 def test_events_panel_batches_and_filters(qapp, qtbot):
     panel = EventsPanel()
+    qtbot.addWidget(panel)
     panel.add(ConsoleEvent(level="log", text="hello"))
     panel.add(ConsoleEvent(level="error", text="boom"))
     panel.add(NetworkEvent(method="GET", url="http://a/x", resource_type="fetch", status=500))
