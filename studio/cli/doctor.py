@@ -73,6 +73,10 @@ def check_browser(launch: bool) -> Check:
     if not launch:
         return Check("Browser", True, found)
     problem = asyncio.run(_try_launch(info.path))
+    if problem and "driver" in problem:
+        return Check("Browser", False, found + f"; Playwright's driver did not start: {problem}",
+                     "Playwright's bundled Node.js is missing a system library; on Debian/Ubuntu run "
+                     "`sudo apt-get install -y libatomic1`, then `studio doctor` again.")
     if problem:
         return Check("Browser", False, found + f"; launching it failed: {problem}",
                      "Reinstall it (`sudo apt-get install --reinstall -y chromium`) or set STUDIO_BROWSER "
