@@ -59,10 +59,11 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or sys.platform in ("darwin", "win32")
 
 
-def main(out: Path, seed: int, headless: bool, jsonl: Path | None) -> int:
+def main(out: Path, seed: int, headless: bool, jsonl: Path | None, close_when_done: bool = False) -> int:
     if not headless and has_display():
         # The GUI front end is loaded by name: the CLI (engine side) never imports Qt itself.
-        return importlib.import_module("studio.ui.launcher").run_demo_gui(out=out, seed=seed)
+        launcher = importlib.import_module("studio.ui.launcher")
+        return launcher.run_demo_gui(out=out, seed=seed, close_when_done=close_when_done)
     started = time.perf_counter()
     code = asyncio.run(run_in_terminal(out, seed, jsonl))
     print(f"Done in {time.perf_counter() - started:.1f} s.", file=sys.stderr)

@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", type=Path, default=Path("out/demo"), help="folder for demo.studio and summary.json (default: out/demo)")
     demo.add_argument("--seed", type=int, default=1, help="demo app seed (hydration delays, card order)")
     demo.add_argument("--jsonl", type=Path, help="also write every event as JSON lines to this file")
+    demo.add_argument("--close-when-done", action="store_true", help="in the window: close it when the tour ends")
 
     doctor = commands.add_parser("doctor", help="check the browser, Qt, display and project-file support")
     doctor.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -69,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         if command == "demo":
             from studio.cli import demo_command
 
-            return demo_command.main(out=args.out, seed=args.seed, headless=args.headless, jsonl=args.jsonl)
+            return demo_command.main(out=args.out, seed=args.seed, headless=args.headless, jsonl=args.jsonl,
+                                     close_when_done=args.close_when_done)
         if command == "doctor":
             from studio.cli.doctor import print_report, run_doctor
 

@@ -157,8 +157,10 @@ def run_gui(project: Path | None = None, url: str | None = None, screenshot: Pat
     return run_in_qt(main)
 
 
-def run_demo_gui(out: Path, seed: int) -> int:
-    """`studio demo` with a display: the same tour as in the terminal, live in the studio window."""
+def run_demo_gui(out: Path, seed: int, close_when_done: bool = False) -> int:
+    """`studio demo` with a display: the same tour as in the terminal, live in the studio window.
+
+    The window stays open for exploring afterwards, unless `close_when_done` (scripted runs)."""
     from studio.demo.server import DemoConfig, DemoServerThread
     from studio.jobs.demo_run import demo_project_path, run_demo
 
@@ -175,15 +177,20 @@ def run_demo_gui(out: Path, seed: int) -> int:
                 await window.closed
                 await studio.shutdown()
                 return 2
+            code = 0
             try:
                 summary = await run_demo(session, demo, services.project.project, out)
                 window.message_bar.show_message(
                     f"Demo finished: {len(summary['pages'])} pages, {summary['screenshots']} screenshots, "
                     f"{summary['console_errors']} console errors. The session stays open: explore on.", "info")
+                code = 1 if summary["failures"] else 0
             except (BrowserError, SessionClosedError) as error:
                 window.message_bar.show_message(str(error), "error")
+                code = 2
+            if close_when_done:
+                window.close()
             await window.closed
             await studio.shutdown()
-        return 0
+        return code
 
     return run_in_qt(main)

@@ -206,7 +206,8 @@ class StudioWindow(QMainWindow):
     # -- reactions -----------------------------------------------------------------------------------
 
     def _on_session_started(self, session_id: str) -> None:
-        options = self.settings.session_options()
+        # Describe the session that runs, not the saved settings (--headed or a test may differ).
+        options = self.browser.session.options if self.browser.session else self.settings.session_options()
         mode = "headless" if options.headless else "headed"
         self.session_label.setText(f"Session {session_id} · {mode} · {options.viewport[0]}×{options.viewport[1]}")
         self.trace_action.setText("Start &Trace")

@@ -7,7 +7,7 @@ coroutine ("Cannot enter into task ... while another task is being executed"); s
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QWidget
 
 
@@ -28,3 +28,20 @@ def mouse_click(widget: QWidget, point: QPoint, button: Qt.MouseButton = Qt.Mous
     mouse_move(widget, point)
     _send(widget, QEvent.Type.MouseButtonPress, point, button, button)
     _send(widget, QEvent.Type.MouseButtonRelease, point, button, Qt.MouseButton.NoButton)
+
+
+def mouse_double_click(widget: QWidget, point: QPoint) -> None:
+    """A double click as Qt delivers it: press, release, double-click press, release."""
+    left = Qt.MouseButton.LeftButton
+    mouse_click(widget, point)
+    _send(widget, QEvent.Type.MouseButtonDblClick, point, left, left)
+    _send(widget, QEvent.Type.MouseButtonRelease, point, left, Qt.MouseButton.NoButton)
+
+
+def wheel(widget: QWidget, point: QPoint, notches: float) -> None:
+    """Turn the wheel by `notches` (positive scrolls the page down), 120 angle units per notch."""
+    delta = QPoint(0, round(-120 * notches))
+    event = QWheelEvent(QPointF(point), QPointF(widget.mapToGlobal(point)), QPoint(0, 0), delta,
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QCoreApplication.sendEvent(widget, event)

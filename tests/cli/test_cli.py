@@ -132,3 +132,18 @@ def test_gui_screenshot_of_an_unreachable_url_fails_with_a_sentence(tmp_path):
     assert done.returncode == 1
     assert "Could not open" in done.stderr and "connection refused" in done.stderr
     assert (tmp_path / "w.png").exists()  # the window, with the error shown, is still captured
+
+
+@pytest.mark.gui
+@pytest.mark.slow
+def test_demo_with_a_display_runs_the_tour_in_the_window(tmp_path):
+    # DISPLAY makes `studio demo` choose the window; the offscreen platform renders it without a screen.
+    out = tmp_path / "out"
+    done = studio("demo", "--out", str(out), "--close-when-done",
+                  env={"DISPLAY": ":99", "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert all(page in summary["pages"] for page in DEMO_PAGES) and summary["failures"] == []
+    assert "15/15" not in done.stderr  # progress went to the window's Events dock, not the terminal
+    with ProjectFile.open(out / "demo.studio") as project:
+        assert project.run_summaries()[0].summary["session_id"] == summary["session_id"]

@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 from studio.app.studio_app import StudioServices
 from studio.settings import StudioSettings
 from studio.ui.main_window import StudioWindow
-from studio.ui.synthetic_input import mouse_click
+from studio.ui.synthetic_input import mouse_click, mouse_double_click, wheel
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 
@@ -30,14 +30,14 @@ async def until(predicate, timeout=15.0, what="condition"):
         await asyncio.sleep(0.03)
 
 
-async def open_studio(url: str, size=(1400, 900)):
+async def open_studio(url: str, size=(1400, 900), viewport=(1280, 720)):
     services = StudioServices(StudioSettings())
     window = StudioWindow(services.browser, services.project, services.settings)
     window.closed = asyncio.get_running_loop().create_future()
     services.project.open_untitled()
     window.resize(*size)
     window.show()
-    session = await services.browser.start(services.settings.session_options(), url)
+    session = await services.browser.start(services.settings.session_options(viewport=viewport), url)
     assert session is not None
     return services, window, session
 
@@ -143,3 +143,31 @@ def test_a_killed_browser_shows_a_sentence_and_keeps_the_recording(qloop, demo):
             await services.shutdown()
 
     qloop.run_until_complete(scenario())
+
+
+def test_wheel_scrolls_and_double_click_reaches_the_page(qloop, demo):
+    async def scenario():
+        services, window, session = await open_studio(demo.base_url + "/privacy", viewport=(1100, 700))
+        view = window.live_view
+        try:
+            await until(lambda: view.frames_painted > 0, what="a painted frame")
+            # The status bar describes the running session, not the saved settings.
+            assert "headless · 1100×700" in window.session_label.text()
+            assert view.frame_rect().page_width == 1100
+            page = session.page
+            await page.evaluate(
+                "window.__dbl = 0; document.addEventListener('dblclick', () => window.__dbl++)")
+            middle = widget_point(view, 640, 400)
+            wheel(view, middle, 3)
+            await until(lambda: _greater(page.evaluate("scrollY"), 200), what="the page to scroll")
+            mouse_double_click(view, middle)
+            await until(lambda: _equals(page.evaluate("window.__dbl"), 1), what="the double click")
+        finally:
+            window.close()
+            await services.shutdown()
+
+    qloop.run_until_complete(scenario())
+
+
+async def _greater(awaitable, bound):
+    return (await awaitable) > bound
