@@ -17,6 +17,12 @@ class NavigationError(BrowserError):
     """The page could not be opened at the requested URL."""
 
 
+def first_line(error: BaseException) -> str:
+    """The first line of an error's text (Playwright appends call logs below it), or its type name."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
 _NET_ERRORS = {
     "ERR_CONNECTION_REFUSED": "nothing answers at that address (connection refused)",
     "ERR_NAME_NOT_RESOLVED": "the host name could not be resolved",
@@ -51,8 +57,7 @@ def describe_navigation_failure(url: str, error: Exception) -> NavigationError:
             f"Could not open {url}: the browser session has ended. Start a new session and try again."
         )
     if reason is None:
-        first_line = text.strip().splitlines()[0] if text.strip() else type(error).__name__
-        reason = first_line.removeprefix("Page.goto: ")
+        reason = first_line(error).removeprefix("Page.goto: ")
     return NavigationError(
         f"Could not open {url}: {reason}. Check that the app is running and the URL is right."
     )

@@ -17,7 +17,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from studio.browser.capture import ContextCapture, PageCapture
 from studio.browser.discovery import BrowserInfo, find_browser, launch_args
-from studio.browser.errors import BrowserError, SessionClosedError, describe_navigation_failure
+from studio.browser.errors import BrowserError, SessionClosedError, describe_navigation_failure, first_line
 from studio.events import EventBus
 from studio.models.browser import SessionOptions
 from studio.models.events import EngineEvent, ScreenshotEvent, SessionEnded, SessionStarted
@@ -82,9 +82,8 @@ class BrowserSession:
         except PlaywrightError as error:
             await self._playwright.stop()
             self._playwright = None
-            first = str(error).strip().splitlines()[0] if str(error).strip() else "unknown error"
             raise BrowserError(
-                f"Could not start the browser at {self.browser_info.path}: {first}. "
+                f"Could not start the browser at {self.browser_info.path}: {first_line(error)}. "
                 "Run `studio doctor` to check the browser, or choose another one in Settings."
             ) from error
         self._browser.on("disconnected", self._on_browser_disconnected)
@@ -193,7 +192,7 @@ class BrowserSession:
             png = await page.screenshot(full_page=full_page, type="png")
         except PlaywrightError as error:
             self._raise_if_ended(error)
-            raise BrowserError(f"Could not take a screenshot of {page.url}: {_first_line(error)}.") from error
+            raise BrowserError(f"Could not take a screenshot of {page.url}: {first_line(error)}.") from error
         width, height = struct.unpack(">II", png[16:24])
         self.publish(ScreenshotEvent(label=label, url=page.url, width=width, height=height, png=png))
         return png
@@ -206,7 +205,7 @@ class BrowserSession:
             return await self.context.storage_state(path=str(path))
         except PlaywrightError as error:
             self._raise_if_ended(error)
-            raise BrowserError(f"Could not save the login state to {path}: {_first_line(error)}.") from error
+            raise BrowserError(f"Could not save the login state to {path}: {first_line(error)}.") from error
 
     async def start_tracing(self) -> None:
         """Start a Playwright trace (screenshots + DOM snapshots) of everything from now on."""
@@ -225,7 +224,7 @@ class BrowserSession:
             await self.context.tracing.stop(path=str(path))
         except PlaywrightError as error:
             self._raise_if_ended(error)
-            raise BrowserError(f"Could not write the trace to {path}: {_first_line(error)}.") from error
+            raise BrowserError(f"Could not write the trace to {path}: {first_line(error)}.") from error
         finally:
             self._tracing = False
         return path
@@ -237,7 +236,7 @@ class BrowserSession:
             await action()
         except PlaywrightError as error:
             self._raise_if_ended(error)
-            raise BrowserError(f"The page could not go there: {_first_line(error)}.") from error
+            raise BrowserError(f"The page could not go there: {first_line(error)}.") from error
 
     def _raise_if_ended(self, error: Exception) -> None:
         if self.ended.is_set():
@@ -326,10 +325,6 @@ class BrowserSession:
             log.warning("stopping the Playwright driver failed: %s", error)
         self._playwright = None
 
-
-def _first_line(error: Exception) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _check_display(headless: bool) -> None:

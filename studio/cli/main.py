@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import importlib
 import logging
-import os
 import sys
 from pathlib import Path
 

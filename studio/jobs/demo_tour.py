@@ -11,7 +11,7 @@ import pyotp
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, expect
 
-from studio.browser.errors import BrowserError, SessionClosedError
+from studio.browser.errors import BrowserError, SessionClosedError, first_line
 from studio.browser.session import BrowserSession
 from studio.browser.urls import path_of
 from studio.models.events import NoticeEvent, ProgressEvent
@@ -97,7 +97,7 @@ class DemoTour:
             except (PlaywrightError, BrowserError, AssertionError) as error:
                 if not self.session.alive:
                     raise SessionClosedError(self.session.end_message or "The browser session ended.") from error
-                sentence = f"{title} failed: {_first_line(error)}"
+                sentence = f"{title} failed: {first_line(error)}"
                 self.result.failures.append(sentence)
                 self.session.publish(NoticeEvent(level="warning", message=sentence))
         self.result.finished_at = time.time() * 1000
@@ -173,7 +173,3 @@ class DemoTour:
         await self.page.wait_for_url("**/login**")
         self.result.visited.append(path_of(self.page.url))
 
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__

@@ -79,34 +79,21 @@ class ProjectTree(QTreeWidget):
             item.setData(0, Qt.ItemDataRole.UserRole, key)
         return item
 
-    def _expanded_keys(self) -> set[str]:
-        keys = set()
+    def _walk(self):
         stack = [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
         while stack:
             item = stack.pop()
-            if item.isExpanded() and item.data(0, Qt.ItemDataRole.UserRole):
-                keys.add(item.data(0, Qt.ItemDataRole.UserRole))
+            yield item
             stack.extend(item.child(i) for i in range(item.childCount()))
-        return keys
+
+    def _expanded_keys(self) -> set[str]:
+        return {key for item in self._walk() if item.isExpanded() and (key := item.data(0, Qt.ItemDataRole.UserRole))}
 
     def _all_keys(self) -> set[str]:
-        keys = set()
-        stack = [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
-        while stack:
-            item = stack.pop()
-            if item.data(0, Qt.ItemDataRole.UserRole):
-                keys.add(item.data(0, Qt.ItemDataRole.UserRole))
-            stack.extend(item.child(i) for i in range(item.childCount()))
-        return keys
+        return {key for item in self._walk() if (key := item.data(0, Qt.ItemDataRole.UserRole))}
 
     def _find(self, key: str) -> QTreeWidgetItem | None:
-        stack = [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
-        while stack:
-            item = stack.pop()
-            if item.data(0, Qt.ItemDataRole.UserRole) == key:
-                return item
-            stack.extend(item.child(i) for i in range(item.childCount()))
-        return None
+        return next((item for item in self._walk() if item.data(0, Qt.ItemDataRole.UserRole) == key), None)
 
     def _activated(self, item: QTreeWidgetItem, _column: int) -> None:
         shot_id = item.data(0, SCREENSHOT_ROLE)
