@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from sqlite_utils import Database
 
+from studio.store.steps import create_steps_table
 from studio.store.schema import SCHEMA_MAJOR, SchemaVersion, create_base_schema, set_version
 
 Migration = Callable[[Database], None]
@@ -14,7 +15,9 @@ Migration = Callable[[Database], None]
 # To add a table: write `def _add_things(db: Database) -> None: db.create_table(...)` and append it here.
 # Never edit or reorder a migration that has shipped: files in the wild have already run it.
 # An incompatible change (dropping or retyping a column) is a SCHEMA_MAJOR bump, which older builds refuse.
-MIGRATIONS: list[Migration] = []
+MIGRATIONS: list[Migration] = [
+    create_steps_table,  # 1.1: recorded steps (race preflight recorder)
+]
 
 
 def latest_version() -> SchemaVersion:

@@ -17,6 +17,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from studio import __version__
+from studio.models.recording import RecordedStep
+from studio.store.steps import insert_step, next_step_index, select_steps
 from studio.models.events import EngineEvent
 from studio.models.project import (
     ConsoleRecord,
@@ -247,6 +249,18 @@ class ProjectFile:
             )
         assert cursor.lastrowid is not None
         return cursor.lastrowid
+
+    def add_step(self, step: RecordedStep) -> int:
+        """Store one recorded step (its index must be new for the session) and return its id."""
+        with self.db.atomic():
+            return insert_step(self.db, step)
+
+    def steps(self, session_id: str) -> list[RecordedStep]:
+        """The recorded steps of a session, in order."""
+        return select_steps(self.db, session_id)
+
+    def next_step_index(self, session_id: str) -> int:
+        return next_step_index(self.db, session_id)
 
     def set_session_label(self, session_id: str, label: str | None) -> None:
         """Name a session for the user (sessions start unnamed)."""

@@ -9,6 +9,7 @@ import pytest
 from store_samples import TINY_PNG, dump_tables, pragma, session_events, sidecars_absent
 from studio.events import EventBus
 from studio.models.events import NavigationEvent, ProgressEvent
+from studio.store.migrations import latest_version
 from studio.store import (
     APPLICATION_ID,
     ProjectExistsError,
@@ -32,7 +33,7 @@ def test_every_event_type_survives_close_and_reopen(tmp_path: Path) -> None:
 
     assert sidecars_absent(path), "close() must leave one self-contained file"
     assert pragma(path, "application_id") == APPLICATION_ID
-    assert pragma(path, "user_version") == 1 << 16
+    assert pragma(path, "user_version") == latest_version().to_user_version()
 
     with ProjectFile.open(path) as project:
         [session] = project.sessions()

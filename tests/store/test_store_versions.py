@@ -28,11 +28,30 @@ def schema_sql(path: Path) -> list[str]:
 
 
 def make_v1_0_project(path: Path) -> dict[str, list[tuple]]:
-    with ProjectFile.create(path) as project:
-        assert project.version == SchemaVersion(1, 0)
-        for event in session_events("s1"):
-            project.record(event)
+    # A file as the first release wrote it: the base schema and no migrations.
+    real = migrations.MIGRATIONS
+    migrations.MIGRATIONS = []
+    try:
+        with ProjectFile.create(path) as project:
+            assert project.version == SchemaVersion(1, 0)
+            for event in session_events("s1"):
+                project.record(event)
+    finally:
+        migrations.MIGRATIONS = real
     return dump_tables(path)
+
+
+def test_a_v1_0_file_gains_the_steps_table_and_keeps_its_data(tmp_path: Path) -> None:
+    path = tmp_path / "first-release.studio"
+    before = make_v1_0_project(path)
+    with ProjectFile.open(path) as project:
+        assert project.version == migrations.latest_version() and project.version.minor >= 1
+        assert project.steps("s1") == [] and project.next_step_index("s1") == 0
+    after = dump_tables(path)
+    assert {k: v for k, v in after.items() if k in before} == before
+    fresh = tmp_path / "fresh.studio"
+    ProjectFile.create(fresh).close()
+    assert schema_sql(fresh) == schema_sql(path)
 
 
 def test_an_older_minor_is_migrated_in_place_and_keeps_its_data(

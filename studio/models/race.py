@@ -1,0 +1,263 @@
+"""Race-preflight contracts (seed 001): observations, action responses, element info and typed errors.
+
+Field names are camelCase because they are the seed's JSON contract, read by agents as is.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Fact(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Point(_Fact):
+    """A point in page CSS pixels."""
+
+    x: float
+    y: float
+
+
+class Rect(_Fact):
+    """A box in page CSS pixels (viewport coordinates of the top document)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+class AttachmentObservation(_Fact):
+    """Whether the element is still in the document (a re-render detaches old elements)."""
+
+    type: Literal["attachment"] = "attachment"
+    ref: str
+    observedAt: float
+    isConnected: bool
+
+
+class ElementAtPoint(_Fact):
+    """The element that receives a click at the target's click point."""
+
+    ref: str
+    tag: str
+    testId: str | None = None
+    id: str | None = None
+    className: str | None = None
+    zIndex: str
+    opacity: str
+    display: str
+
+
+class TargetElement(_Fact):
+    """The element the action was aimed at."""
+
+    ref: str
+    tag: str
+    testId: str | None = None
+
+
+class CoverageObservation(_Fact):
+    """Another element is at the target's click point (an overlay, a scrim, a sticky header)."""
+
+    type: Literal["coverage"] = "coverage"
+    ref: str
+    observedAt: float
+    elementCenter: Point
+    elementAtPoint: ElementAtPoint
+    targetElement: TargetElement
+    isTargetOrDescendant: bool
+
+
+class RunningAnimation(_Fact):
+    """One CSS animation, transition or Web Animation on the element."""
+
+    playState: str
+    animationName: str | None = None
+    id: str | None = None
+    startTime: float | None = None
+    currentTime: float | None = None
+
+
+class AnimationStyle(_Fact):
+    """The element's computed animation and transition style."""
+
+    transition: str
+    transitionProperty: str
+    transitionDuration: str
+    animation: str
+    animationName: str
+    animationDuration: str
+
+
+class AnimationObservation(_Fact):
+    """The element is animating, so it may not be where it will be a moment later."""
+
+    type: Literal["animation"] = "animation"
+    ref: str
+    observedAt: float
+    animations: list[RunningAnimation]
+    computedStyle: AnimationStyle
+
+
+class NavigationElement(_Fact):
+    ref: str
+    tag: str
+
+
+class LinkAncestor(_Fact):
+    """The link (the element itself or an ancestor) that a click would follow."""
+
+    ref: str
+    tag: str
+    href: str | None = None
+    target: str | None = None
+    role: str | None = None
+    isTarget: bool
+
+
+class NavigationObservation(_Fact):
+    """Clicking the element follows a link: the page will navigate."""
+
+    type: Literal["navigation"] = "navigation"
+    ref: str
+    observedAt: float
+    element: NavigationElement
+    linkAncestor: LinkAncestor
+
+
+class ScrollPosition(_Fact):
+    x: float
+    y: float
+
+
+class ViewportSize(_Fact):
+    width: float
+    height: float
+
+
+class ViewportObservation(_Fact):
+    """Seed phase 2: where the element is relative to the viewport, and how far the page is scrolled."""
+
+    type: Literal["viewport"] = "viewport"
+    ref: str
+    observedAt: float
+    inViewport: bool
+    intersectionRatio: float
+    boundingBox: Rect
+    viewport: ViewportSize
+    scroll: ScrollPosition
+
+
+class InputStateObservation(_Fact):
+    """Seed phase 2: the state of a form control (disabled, readonly, value)."""
+
+    type: Literal["input_state"] = "input_state"
+    ref: str
+    observedAt: float
+    tag: str
+    inputType: str | None = None
+    disabled: bool
+    readOnly: bool
+    value: str | None = None
+    checked: bool | None = None
+
+
+class AriaStateObservation(_Fact):
+    """Seed phase 2: ARIA busy/disabled/hidden and inert on the element or the ancestor that sets them."""
+
+    type: Literal["aria_state"] = "aria_state"
+    ref: str
+    observedAt: float
+    ariaBusy: bool
+    ariaDisabled: bool
+    ariaHidden: bool
+    inert: bool
+    setBy: str | None = Field(default=None, description="Ref of the ancestor that sets a state, when not the element.")
+
+
+class PointerEventsObservation(_Fact):
+    """The element does not take pointer events (pointer-events: none on it or inherited)."""
+
+    type: Literal["pointer_events"] = "pointer_events"
+    ref: str
+    observedAt: float
+    pointerEvents: str
+
+
+Observation = Annotated[
+    Union[
+        AttachmentObservation,
+        CoverageObservation,
+        AnimationObservation,
+        NavigationObservation,
+        ViewportObservation,
+        InputStateObservation,
+        AriaStateObservation,
+        PointerEventsObservation,
+    ],
+    Field(discriminator="type"),
+]
+OBSERVATIONS: TypeAdapter[list[Observation]] = TypeAdapter(list[Observation])
+
+ActionName = Literal["click", "type", "fill", "hover", "select", "check", "press"]
+# Seed 001: browser_click answers {"clicked": ...}; the other actions follow the same style.
+ACTION_FLAG: dict[str, str] = {
+    "click": "clicked", "type": "typed", "fill": "filled", "hover": "hovered",
+    "select": "selected", "check": "checked", "press": "pressed",
+}
+
+
+class ActionOutcome(BaseModel):
+    """What an action did: acted (with ref and timestamp), or not, with the observations that stopped it."""
+
+    action: ActionName
+    acted: bool
+    ref: str
+    timestamp: float
+    observations: list[Observation] = Field(default_factory=list)
+
+    def to_seed_json(self) -> dict[str, Any]:
+        """The seed's response shape: {clicked: true, ref, timestamp} or {clicked: false, observations}."""
+        flag = ACTION_FLAG[self.action]
+        if self.acted:
+            return {flag: True, "ref": self.ref, "timestamp": self.timestamp}
+        return {flag: False, "observations": [o.model_dump(mode="json") for o in self.observations]}
+
+
+class ElementInfo(BaseModel):
+    """One element as get_ancestors / get_siblings / get_descendants report it."""
+
+    ref: str
+    tag: str
+    role: str | None = None
+    name: str | None = None
+    testId: str | None = None
+    id: str | None = None
+    classes: list[str] = Field(default_factory=list)
+    childCount: int
+    depth: int | None = Field(default=None, description="Levels below the queried element (descendants only).")
+
+
+class PageSnapshot(BaseModel):
+    """A compact accessibility snapshot with refs: one line per meaningful element, indented by nesting."""
+
+    url: str
+    title: str
+    text: str
+    refCount: int
+
+
+RaceErrorKind = Literal[
+    "unknown_ref", "stale_ref", "no_match", "navigated", "context_closed", "not_actionable", "bad_input", "timeout",
+]
+
+
+class RaceErrorInfo(BaseModel):
+    """A typed error in a tool result: what went wrong and what to do (never a traceback)."""
+
+    type: RaceErrorKind
+    message: str

@@ -1,0 +1,56 @@
+"""Recorded steps: what the tester or the agent did, what was observed before, and what followed."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from studio.models.locator import LocatorSpec
+from studio.models.race import Observation
+
+StepAction = Literal["navigate", "click", "type", "fill", "hover", "select", "check", "press"]
+
+
+class RequestRecord(BaseModel):
+    """A request the step triggered (XHR/fetch/document), with its final status."""
+
+    method: str
+    url: str
+    status: int | None = None
+    resource_type: str = "fetch"
+
+
+class StepOutcome(BaseModel):
+    """What the user could see change after the step."""
+
+    url_before: str
+    url_after: str
+    status_texts: list[str] = Field(default_factory=list, description="New role=status / role=alert texts.")
+    title_after: str | None = None
+
+
+class RecordedStep(BaseModel):
+    """One action of a recording, with everything an exporter needs to write a resilient test step.
+
+    Secret values (passwords, one-time codes) are never stored: `secret_env` names the environment variable
+    the exported test reads instead.
+    """
+
+    session_id: str
+    index: int
+    at: float
+    origin: Literal["tester", "agent"] = "agent"
+    action: StepAction
+    url: str = Field(description="The page URL when the step started (the target URL for navigate).")
+    ref: str | None = None
+    locator: LocatorSpec | None = None
+    value: str | None = None
+    secret_env: str | None = None
+    key: str | None = None
+    observations: list[Observation] = Field(default_factory=list)
+    related_locators: dict[str, LocatorSpec] = Field(
+        default_factory=dict, description="Locators of other refs the observations name, e.g. a covering scrim."
+    )
+    requests: list[RequestRecord] = Field(default_factory=list)
+    outcome: StepOutcome | None = None
