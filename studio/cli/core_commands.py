@@ -1,0 +1,85 @@
+"""Core commands: gui, demo, doctor, serve-demo, bench."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+from pathlib import Path
+
+BENCH_TARGETS = {
+    # target: (module, runs in Qt?) — Qt-free benchmarks stay in the engine's import graph.
+    "live-view": "studio.ui.bench",
+    "startup": "studio.ui.bench",
+    "race": "studio.race.bench",
+    "snapshot": "studio.race.bench",
+}
+
+
+def _gui(args: argparse.Namespace) -> int:
+    # Qt lives only in studio.ui / studio.app; load it by name so the engine's import graph never reaches it.
+    launcher = importlib.import_module("studio.ui.launcher")
+    return launcher.run_gui(project=args.project, url=args.url, screenshot=args.screenshot, headed=args.headed)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from studio.cli import demo_command
+
+    return demo_command.main(out=args.out, seed=args.seed, headless=args.headless, jsonl=args.jsonl,
+                             close_when_done=args.close_when_done)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from studio.cli.doctor import print_report, run_doctor
+
+    report = run_doctor(launch_browser=not args.no_launch)
+    print_report(report, as_json=args.json)
+    return 0 if report.ok else 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from studio.demo.server import DemoConfig, serve_forever
+
+    asyncio.run(serve_forever(args.host, args.port, DemoConfig(seed=args.seed)))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    module = importlib.import_module(BENCH_TARGETS[args.target])
+    return module.main(target=args.target, seconds=args.seconds, json_only=args.json)
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    gui = commands.add_parser("gui", help="open the studio window (the default)")
+    gui.add_argument("--project", type=Path, help="open or create this .studio project file")
+    gui.add_argument("--url", help="open this URL in the live browser")
+    gui.add_argument("--screenshot", type=Path, metavar="PNG",
+                     help="load the URL, wait for the first real frame, save a PNG of the window and exit")
+    gui.add_argument("--headed", action="store_true", help="also show a real Chromium window")
+    gui.set_defaults(handler=_gui)
+
+    demo = commands.add_parser("demo", help="run the guided demo against the embedded demo app")
+    demo.add_argument("--headless", action="store_true", help="stay in the terminal even when a display is present")
+    demo.add_argument("--out", type=Path, default=Path("out/demo"),
+                      help="folder for demo.studio and summary.json (default: out/demo)")
+    demo.add_argument("--seed", type=int, default=1, help="demo app seed (hydration delays, card order)")
+    demo.add_argument("--jsonl", type=Path, help="also write every event as JSON lines to this file")
+    demo.add_argument("--close-when-done", action="store_true", help="in the window: close it when the tour ends")
+    demo.set_defaults(handler=_demo)
+
+    doctor = commands.add_parser("doctor", help="check the browser, Qt, display and project-file support")
+    doctor.add_argument("--json", action="store_true", help="print the report as JSON")
+    doctor.add_argument("--no-launch", action="store_true", help="find the browser but do not start it")
+    doctor.set_defaults(handler=_doctor)
+
+    serve = commands.add_parser("serve-demo", help="serve the embedded demo app until Ctrl+C")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    serve.add_argument("--seed", type=int, default=1)
+    serve.set_defaults(handler=_serve)
+
+    bench = commands.add_parser("bench", help="measure performance and print JSON")
+    bench.add_argument("target", choices=list(BENCH_TARGETS))
+    bench.add_argument("--json", action="store_true", help="print only the JSON result")
+    bench.add_argument("--seconds", type=float, default=5.0, help="how long to measure (live-view)")
+    bench.set_defaults(handler=_bench)
