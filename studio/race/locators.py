@@ -1,0 +1,144 @@
+"""Locator synthesis: the most stable Playwright locator for a ref, checked live with Playwright's own engine.
+
+Order: role + name, then label / placeholder / text, then test id. When the target is not unique, it is
+scoped by the nearest unique ancestor (a test id narrowed by its heading text, or a named landmark), e.g.
+get_by_test_id("product-card").filter(has_text="iPhone 15 Pro").get_by_role("button", name="Add to Cart").
+nth() is the last resort, used only when no unique scope exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator, Page
+
+from studio.models.locator import LocatorSpec, LocatorStep
+from studio.race.page import RacePage
+
+# Roles whose accessible name makes a good container scope.
+SCOPE_ROLES = {"region", "navigation", "form", "dialog", "article", "listitem", "row", "group", "table",
+               "complementary", "banner", "contentinfo", "main", "search", "tabpanel"}
+BOX_TOLERANCE = 3.0
+# Roles that are often unique on a page without a name (landmarks) or are worth trying unnamed (fields).
+UNNAMED_OK = {"banner", "main", "contentinfo", "navigation", "complementary", "search", "textbox", "searchbox",
+              "combobox", "checkbox", "radio", "slider", "spinbutton"}
+
+
+def resolve(page: Page | Locator, steps: list[LocatorStep]) -> Locator:
+    """Build the live Playwright locator a LocatorSpec describes."""
+    current: Any = page
+    for step in steps:
+        match step.kind:
+            case "role":
+                kwargs = {"name": step.name, "exact": step.exact} if step.name is not None else {}
+                current = current.get_by_role(step.role, **kwargs)
+            case "test_id":
+                current = current.get_by_test_id(step.value)
+            case "label":
+                current = current.get_by_label(step.value, exact=step.exact)
+            case "placeholder":
+                current = current.get_by_placeholder(step.value, exact=step.exact)
+            case "text":
+                current = current.get_by_text(step.value, exact=step.exact)
+            case "css":
+                current = current.locator(step.value)
+            case "filter_text":
+                current = current.filter(has_text=step.value)
+            case "nth":
+                current = current.nth(step.index or 0)
+    return current
+
+
+def own_candidates(described: dict) -> list[tuple[str, list[LocatorStep]]]:
+    """Ways to name the element itself, most stable first."""
+    found: list[tuple[str, list[LocatorStep]]] = []
+    role, name = described.get("role"), described.get("name")
+    if role and role not in ("generic", "presentation", "none") and name:
+        found.append(("role", [LocatorStep(kind="role", role=role, name=name, exact=True)]))
+        found.append(("role", [LocatorStep(kind="role", role=role, name=name)]))
+    if described.get("label"):
+        found.append(("label", [LocatorStep(kind="label", value=described["label"], exact=True)]))
+    if described.get("placeholder"):
+        found.append(("placeholder", [LocatorStep(kind="placeholder", value=described["placeholder"], exact=True)]))
+    text = described.get("text")
+    # Numbers are data (a cart count, a price) that change between runs; a test id names the element better.
+    data_like = any(ch.isdigit() for ch in text or "") and described.get("testId")
+    if (text and not data_like and not described.get("inputType") and len(text) <= 60
+            and role not in ("textbox", "combobox", "listbox")):
+        found.append(("text", [LocatorStep(kind="text", value=text, exact=True)]))
+    if described.get("testId"):
+        found.append(("test_id", [LocatorStep(kind="test_id", value=described["testId"])]))
+    if role and not name and role in UNNAMED_OK:
+        found.append(("role", [LocatorStep(kind="role", role=role)]))
+    return found
+
+
+def scope_candidates(ancestor: dict) -> list[list[LocatorStep]]:
+    """Ways to name a container uniquely."""
+    found: list[list[LocatorStep]] = []
+    heading = ancestor.get("headingText")
+    if ancestor.get("testId"):
+        if heading:
+            found.append([LocatorStep(kind="test_id", value=ancestor["testId"]), LocatorStep(kind="filter_text", value=heading)])
+        found.append([LocatorStep(kind="test_id", value=ancestor["testId"])])
+    if ancestor.get("role") in SCOPE_ROLES and ancestor.get("name"):
+        found.append([LocatorStep(kind="role", role=ancestor["role"], name=ancestor["name"], exact=True)])
+    if ancestor.get("id") and not any(ch.isdigit() for ch in ancestor["id"]):
+        found.append([LocatorStep(kind="css", value=f"#{ancestor['id']}")])
+    return found
+
+
+async def _unique_and_same(locator: Locator, box: dict) -> tuple[bool, int]:
+    try:
+        count = await locator.count()
+        if count != 1:
+            return False, count
+        found = await locator.bounding_box(timeout=1000)
+    except PlaywrightError:
+        return False, 0
+    if not found:
+        return False, 1
+    same = all(abs(found[k] - box[w]) <= BOX_TOLERANCE
+               for k, w in (("x", "x"), ("y", "y"), ("width", "width"), ("height", "height")))
+    return same, 1
+
+
+async def synthesize(race: RacePage, ref: str) -> LocatorSpec:
+    """The most stable locator for `ref` that Playwright resolves to exactly that element."""
+    described = await race.describe(ref)
+    box = described["box"]
+    page = race.page
+    own = own_candidates(described)
+    for strategy, steps in own:
+        unique, _ = await _unique_and_same(resolve(page, steps), box)
+        if unique:
+            return LocatorSpec(steps=steps, strategy=strategy)
+
+    for ancestor in described["ancestors"]:
+        for scope in scope_candidates(ancestor):
+            scope_locator = resolve(page, scope)
+            try:
+                if await scope_locator.count() != 1:
+                    continue
+            except PlaywrightError:
+                continue
+            for _, steps in own:
+                unique, _ = await _unique_and_same(resolve(scope_locator, steps), box)
+                if unique:
+                    return LocatorSpec(steps=scope + steps, strategy="scoped")
+
+    # No unique scope: fall back to position among the matches of the best own candidate.
+    for _, steps in own or [("css", [LocatorStep(kind="css", value=described["tag"])])]:
+        locator = resolve(page, steps)
+        try:
+            count = await locator.count()
+        except PlaywrightError:
+            continue
+        for index in range(min(count, 200)):
+            same, _ = await _unique_and_same(locator.nth(index), box)
+            if same:
+                return LocatorSpec(steps=steps + [LocatorStep(kind="nth", index=index)], strategy="nth",
+                                   unique=False, matches=count)
+    tag_steps = [LocatorStep(kind="css", value=described["tag"])]
+    return LocatorSpec(steps=tag_steps, strategy="css", unique=False, matches=0)

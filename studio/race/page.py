@@ -1,0 +1,100 @@
+"""RacePage: race preflight on one Playwright page — snapshot with refs, exploration, observation, actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Page
+
+from studio.models.race import OBSERVATIONS, ElementInfo, Observation, PageSnapshot, Rect
+from studio.race.errors import RaceError, context_closed, unknown_ref
+from studio.race.world import IsolatedWorld
+
+
+class RacePage:
+    """Everything seed 001 does on one page. Preflight observation before actions is on by default."""
+
+    def __init__(self, page: Page, preflight: bool = True) -> None:
+        self.page = page
+        self.world = IsolatedWorld(page)
+        self.preflight = preflight
+
+    def _alive(self) -> None:
+        if self.page.is_closed():
+            raise context_closed()
+
+    # -- reading the page ------------------------------------------------------------------------
+
+    async def snapshot(self) -> PageSnapshot:
+        """A compact snapshot: one line per meaningful element with its ref, role, name, test id and states."""
+        self._alive()
+        result = await self.world.call("snapshot", during="taking the snapshot")
+        return PageSnapshot(url=result["url"], title=result["title"], text=result["text"], refCount=result["refCount"])
+
+    async def info(self, ref: str) -> ElementInfo:
+        return ElementInfo.model_validate((await self.world.with_ref("info", ref))["value"])
+
+    async def ancestors(self, ref: str) -> list[ElementInfo]:
+        """From the parent up to <body>, crossing shadow roots and frames."""
+        result = await self.world.with_ref("ancestors", ref, during=f"reading the ancestors of {ref}")
+        return [ElementInfo.model_validate(item) for item in result["value"]]
+
+    async def siblings(self, ref: str) -> list[ElementInfo]:
+        result = await self.world.with_ref("siblings", ref, during=f"reading the siblings of {ref}")
+        return [ElementInfo.model_validate(item) for item in result["value"]]
+
+    async def descendants(self, ref: str, max_depth: int = 3, limit: int = 200) -> list[ElementInfo]:
+        if max_depth < 1 or limit < 1:
+            raise RaceError("bad_input", "max_depth and limit must be at least 1.")
+        result = await self.world.with_ref("descendants", ref, max_depth, limit, during=f"reading inside {ref}")
+        return [ElementInfo.model_validate(item) for item in result["value"]]
+
+    async def describe(self, ref: str) -> dict[str, Any]:
+        """Role, name, label, text, box and the ancestor chain with heading texts (for locator synthesis)."""
+        return (await self.world.with_ref("describe", ref))["value"]
+
+    async def observe(self, ref: str) -> list[Observation]:
+        """observe_element_state: every fact about the element, without acting and without changing the page."""
+        await self.world.prepare(ref)
+        result = await self.world.call("observe", ref, "state", during=f"observing {ref}")
+        return self._observations(ref, result)
+
+    async def observe_for_action(self, ref: str) -> tuple[list[Observation], dict | None]:
+        """The facts that stand between an action and its success, and the click point (None off screen)."""
+        await self.world.prepare(ref)
+        result = await self.world.call("observe", ref, "action", during=f"checking {ref}")
+        return self._observations(ref, result), result.get("point")
+
+    def _observations(self, ref: str, result: dict) -> list[Observation]:
+        if result.get("status") == "unknown":
+            raise unknown_ref(ref)
+        return OBSERVATIONS.validate_python(result["observations"])
+
+    async def ref_for_selector(self, selector: str) -> tuple[ElementInfo, int]:
+        """The first element matching a CSS selector, as a ref, and how many elements matched."""
+        self._alive()
+        result = await self.world.call("query", selector, during="finding the element")
+        if result["status"] == "bad_selector":
+            raise RaceError("bad_input", f"{selector!r} is not a valid CSS selector: {result['message']}")
+        if result["status"] == "none":
+            raise RaceError("no_match", f"No element matches {selector!r} on {self.page.url}.")
+        return ElementInfo.model_validate(result["value"]), int(result["count"])
+
+    async def pick(self, x: float, y: float) -> tuple[ElementInfo, Rect] | None:
+        """The meaningful element (button, link, field…) under a point of the viewport, for the inspector."""
+        self._alive()
+        result = await self.world.call("pick", x, y, during="picking an element")
+        if result["status"] != "ok":
+            return None
+        return ElementInfo.model_validate(result["value"]), Rect.model_validate(result["box"])
+
+    async def rects(self, refs: list[str]) -> dict[str, Rect | None]:
+        """Current boxes of refs (None for refs that are gone), for drawing highlights over the live view."""
+        self._alive()
+        result = await self.world.call("rects", [ref for ref in refs if ref])
+        return {ref: Rect.model_validate(box) if box else None for ref, box in result.items()}
+
+    async def live_texts(self) -> list[dict[str, str]]:
+        """Texts of visible status/alert/live regions (toasts, form errors)."""
+        self._alive()
+        return await self.world.call("liveTexts", during="reading status messages")

@@ -1,0 +1,204 @@
+"""StepRecorder: turns actions on a RacePage into RecordedSteps — locator, facts seen before, requests, outcome.
+
+Facts are remembered by locator, not by ref: when hydration replaces a button, the new ref has the same
+locator, so the facts seen on the old one (the scrim covering it) still belong to the step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Request
+
+from studio.models.locator import LocatorSpec
+from studio.models.race import ActionName, ActionOutcome, Observation
+from studio.models.recording import RecordedStep, RequestRecord, StepAction, StepOutcome
+from studio.race.actions import ActionRunner
+from studio.race.errors import RaceError
+from studio.race.locators import synthesize
+from studio.race.page import RacePage
+
+StepSink = Callable[[RecordedStep], None]
+WATCHED_TYPES = {"fetch", "xhr", "document"}
+SECRET_ENV = {"password": "STUDIO_PASSWORD", "one-time-code": "STUDIO_OTP"}
+
+
+def related_refs(observations: list[Observation]) -> set[str]:
+    """Refs other than the target that the facts name (the covering element, an animating card, a busy grid)."""
+    refs: set[str] = set()
+    for item in observations:
+        if item.type == "coverage" and not item.isTargetOrDescendant:
+            refs.add(item.elementAtPoint.ref)
+        elif item.type == "animation":
+            refs.add(item.ref)
+        elif item.type == "aria_state" and item.setBy:
+            refs.add(item.setBy)
+    return refs
+
+
+class _RequestWatch:
+    """Collects the fetch/XHR/document requests a page starts from now on, until it is quiet."""
+
+    def __init__(self, race: RacePage) -> None:
+        self.page = race.page
+        self.started: list[Request] = []
+        self.open: set[Request] = set()
+        self.last_change = time.monotonic()
+
+    def __enter__(self) -> _RequestWatch:
+        self.page.on("request", self._on_request)
+        self.page.on("requestfinished", self._on_done)
+        self.page.on("requestfailed", self._on_done)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for event, handler in (("request", self._on_request), ("requestfinished", self._on_done),
+                               ("requestfailed", self._on_done)):
+            self.page.remove_listener(event, handler)
+
+    def _on_request(self, request: Request) -> None:
+        if request.resource_type in WATCHED_TYPES and not request.url.startswith(("data:", "blob:")):
+            self.started.append(request)
+            self.open.add(request)
+            self.last_change = time.monotonic()
+
+    def _on_done(self, request: Request) -> None:
+        if request in self.open:
+            self.open.discard(request)
+            self.last_change = time.monotonic()
+
+    async def quiet(self, settle_s: float, max_s: float) -> None:
+        deadline = time.monotonic() + max_s
+        while time.monotonic() < deadline:
+            if not self.open and time.monotonic() - self.last_change >= settle_s:
+                return
+            await asyncio.sleep(0.02)
+
+    async def records(self) -> list[RequestRecord]:
+        result = []
+        for request in self.started:
+            try:
+                response = await request.response()
+            except PlaywrightError:
+                response = None
+            result.append(RequestRecord(method=request.method, url=request.url,
+                                        status=response.status if response else None,
+                                        resource_type=request.resource_type))
+        return result
+
+
+class StepRecorder:
+    """Records what is done through it into `sink`, one RecordedStep per executed action or navigation."""
+
+    def __init__(self, race: RacePage, runner: ActionRunner, session_id: str, sink: StepSink,
+                 origin: str = "agent", first_index: int = 0, settle_ms: float = 400, max_wait_ms: float = 5000) -> None:
+        self.race, self.runner, self.session_id, self.sink, self.origin = race, runner, session_id, sink, origin
+        self.index = first_index
+        self.settle_s, self.max_wait_s = settle_ms / 1000, max_wait_ms / 1000
+        self._seen: dict[str, list[Observation]] = {}
+        self._related: dict[str, dict[str, LocatorSpec]] = {}
+        self._ref_keys: dict[str, str] = {}
+
+    async def navigate(self, url: str) -> int | None:
+        response = await self.race.page.goto(url)
+        self._emit(RecordedStep(session_id=self.session_id, index=self.index, at=_now(), origin=self.origin,
+                                action="navigate", url=self.race.page.url))
+        return response.status if response else None
+
+    async def act(self, action: ActionName, ref: str, value: str | None = None, key: str | None = None) -> ActionOutcome:
+        """Run an action through the race preflight; record it when it executes, remember its facts when not."""
+        locator, secret_env = await self._locate(ref)
+        context: dict = {}
+
+        async def before_act() -> None:
+            context.update(await self._before())
+
+        with _RequestWatch(self.race) as watch:
+            outcome = await self.runner.run(action, ref, value=value, key=key, before_act=before_act)
+            if not outcome.acted:
+                await self._remember(ref, outcome.observations)
+                return outcome
+            await watch.quiet(self.settle_s, self.max_wait_s)
+            requests = await watch.records()
+        await self._finish(action, ref, locator, value, key, secret_env, context, requests)
+        return outcome
+
+    async def record_external(self, action: StepAction, ref: str, perform: Callable[[], Awaitable[None]],
+                              value: str | None = None, key: str | None = None) -> None:
+        """Record an action done another way (the tester's own click in the live view)."""
+        locator, secret_env = await self._locate(ref)
+        observations, _ = await self.race.observe_for_action(ref)
+        await self._remember(ref, observations)
+        context = await self._before()
+        with _RequestWatch(self.race) as watch:
+            await perform()
+            await watch.quiet(self.settle_s, self.max_wait_s)
+            requests = await watch.records()
+        await self._finish(action, ref, locator, value, key, secret_env, context, requests)
+
+    # -- internals -------------------------------------------------------------------------------
+
+    async def _locate(self, ref: str) -> tuple[LocatorSpec | None, str | None]:
+        try:
+            described = await self.race.describe(ref)
+            locator = await synthesize(self.race, ref)
+        except RaceError:
+            return None, None  # the element is gone; the action will report its detachment
+        self._ref_keys[ref] = locator.python()
+        # Passwords and one-time codes are never stored; the exported test reads an environment variable.
+        if described.get("inputType") == "password":
+            return locator, SECRET_ENV["password"]
+        return locator, SECRET_ENV["one-time-code"] if described.get("secret") else None
+
+    async def _remember(self, ref: str, observations: list[Observation]) -> None:
+        key = self._ref_keys.get(ref)
+        if key is None or not observations:
+            return
+        seen = self._seen.setdefault(key, [])
+        known = {(o.type, o.ref) for o in seen}
+        seen.extend(o for o in observations if (o.type, o.ref) not in known)
+        related = self._related.setdefault(key, {})
+        for other in related_refs(observations) - set(related):
+            try:
+                related[other] = await synthesize(self.race, other)  # now, while the scrim still exists
+            except RaceError:
+                pass
+
+    async def _before(self) -> dict:
+        return {"url_before": self.race.page.url, "texts_before": await self._texts()}
+
+    async def _texts(self) -> set[str]:
+        try:
+            return {entry["text"] for entry in await self.race.live_texts()}
+        except RaceError:
+            return set()
+
+    async def _finish(self, action, ref, locator, value, key, secret_env, context, requests) -> None:
+        texts_after = await self._texts()
+        new_texts = sorted(texts_after - context.get("texts_before", set()))
+        page_key = locator.python() if locator else self._ref_keys.get(ref, "")
+        observations = self._seen.pop(page_key, [])
+        related = self._related.pop(page_key, {})
+        try:
+            title = await self.race.page.title()
+        except PlaywrightError:
+            title = None
+        self._emit(RecordedStep(
+            session_id=self.session_id, index=self.index, at=_now(), origin=self.origin, action=action,
+            url=context.get("url_before", self.race.page.url), ref=ref, locator=locator,
+            value=None if secret_env else value, secret_env=secret_env, key=key,
+            observations=observations, related_locators=related, requests=requests,
+            outcome=StepOutcome(url_before=context.get("url_before", ""), url_after=self.race.page.url,
+                                status_texts=new_texts, title_after=title),
+        ))
+
+    def _emit(self, step: RecordedStep) -> None:
+        self.index += 1
+        self.sink(step)
+
+
+def _now() -> float:
+    return time.time() * 1000

@@ -1,0 +1,143 @@
+"""The studio's in-page library in an isolated world of a page's main frame.
+
+Page scripts cannot see or alter it. A new document (navigation, reload) destroys the world; it is
+re-created on the next call, and refs keep counting up, so a ref from an old document can never name
+an element of the new one: the engine knows it is stale.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+from playwright.async_api import CDPSession, Page
+from playwright.async_api import Error as PlaywrightError
+
+from studio.race.errors import RaceError, context_closed, navigated_during, removed_ref, stale_ref, unknown_ref
+from studio.resources import resource_path
+
+WORLD_NAME = "preflight-studio"
+_CONTEXT_LOST = ("Cannot find context with specified id", "Execution context was destroyed",
+                 "Cannot find default execution context", "Inspected target navigated or closed")
+_CLOSED = ("Target page, context or browser has been closed", "Target closed", "Session closed",
+           "has been closed", "Browser has been closed")
+_REF = re.compile(r"^e(\d+)$")
+
+
+@lru_cache(maxsize=1)
+def library_source() -> str:
+    return resource_path("race", "page_library.js").read_text(encoding="utf-8")
+
+
+class IsolatedWorld:
+    """Calls `globalThis.__pfs.<function>(...)` in the page's isolated world, one CDP round trip per call."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.documents = 0  # how many documents the world has been installed in
+        self._cdp: CDPSession | None = None
+        self._context_id: int | None = None
+        self._floor = 1  # the first ref number of the current document
+        self._next = 1  # the next ref number the library will issue
+
+    async def call(self, function: str, *args: Any, during: str = "checking the page") -> Any:
+        """Run a library function; a lost document is re-installed once for calls that name no ref."""
+        expression = f"globalThis.__pfs.{function}({', '.join(json.dumps(arg) for arg in args)})"
+        names_a_ref = any(isinstance(arg, str) and _REF.match(arg) for arg in args)
+        for attempt in (1, 2):
+            context_id = await self._ensure()
+            try:
+                reply = await self._cdp.send(  # type: ignore[union-attr]
+                    "Runtime.evaluate",
+                    {"expression": expression, "contextId": context_id, "returnByValue": True},
+                )
+            except PlaywrightError as error:
+                text = str(error)
+                if any(marker in text for marker in _CLOSED) or self.page.is_closed():
+                    raise context_closed() from error
+                if any(marker in text for marker in _CONTEXT_LOST):
+                    self._context_id = None
+                    if names_a_ref or attempt == 2:
+                        raise navigated_during(during) from error
+                    continue
+                raise RaceError("bad_input", f"The page could not run the check: {text.splitlines()[0]}") from error
+            if "exceptionDetails" in reply:
+                details = reply["exceptionDetails"]
+                message = details.get("exception", {}).get("description") or details.get("text", "error")
+                raise RaceError("bad_input", f"The in-page check failed: {message.splitlines()[0]}")
+            value = reply.get("result", {}).get("value")
+            if isinstance(value, dict) and isinstance(value.get("next"), int):
+                self._next = max(self._next, value["next"])
+            return value
+        raise AssertionError("unreachable")
+
+    def check_ref(self, ref: str) -> None:
+        """Raise the right RaceError for a ref that cannot belong to the current document."""
+        match = _REF.match(ref or "")
+        if not match:
+            raise RaceError("bad_input", f"{ref!r} is not a ref; refs look like 'e42' and come from a snapshot.")
+        number = int(match.group(1))
+        if number >= self._next:
+            raise unknown_ref(ref)
+        if number < self._floor:
+            raise stale_ref(ref)
+
+    async def prepare(self, ref: str) -> None:
+        """Make sure `ref` can belong to the current document, re-installing the world if the page moved on."""
+        self.check_ref(ref)
+        await self._ensure()
+        self.check_ref(ref)  # the document may have changed since the ref was issued
+
+    async def with_ref(self, function: str, ref: str, *args: Any, during: str = "checking the page") -> Any:
+        """Call a ref-taking library function and turn its status into a value or a RaceError."""
+        await self.prepare(ref)
+        result = await self.call(function, ref, *args, during=during)
+        status = result.get("status") if isinstance(result, dict) else None
+        if status == "unknown":
+            raise unknown_ref(ref)
+        if status == "gone":
+            raise removed_ref(ref)
+        return result
+
+    def _on_context_destroyed(self, params: dict) -> None:
+        if params.get("executionContextId") == self._context_id:
+            self._context_id = None
+
+    def _on_contexts_cleared(self, _params: dict) -> None:
+        self._context_id = None
+
+    async def _ensure(self) -> int:
+        if self._context_id is not None:
+            return self._context_id
+        if self.page.is_closed():
+            raise context_closed()
+        try:
+            if self._cdp is None:
+                self._cdp = await self.page.context.new_cdp_session(self.page)
+                # Learn at once when our document goes away, so a ref of the old page is known to be stale
+                # before it is ever sent to the new one.
+                self._cdp.on("Runtime.executionContextDestroyed", self._on_context_destroyed)
+                self._cdp.on("Runtime.executionContextsCleared", self._on_contexts_cleared)
+                await self._cdp.send("Runtime.enable")
+            tree = await self._cdp.send("Page.getFrameTree")
+            frame_id = tree["frameTree"]["frame"]["id"]
+            world = await self._cdp.send(
+                "Page.createIsolatedWorld",
+                {"frameId": frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": True},
+            )
+            context_id = world["executionContextId"]
+            await self._cdp.send("Runtime.evaluate", {"expression": library_source(), "contextId": context_id})
+            await self._cdp.send(
+                "Runtime.evaluate",
+                {"expression": f"globalThis.__pfs.setStart({self._next})", "contextId": context_id, "returnByValue": True},
+            )
+        except PlaywrightError as error:
+            if self.page.is_closed() or any(marker in str(error) for marker in _CLOSED):
+                raise context_closed() from error
+            raise RaceError("navigated", f"The page is changing documents; try again. ({str(error).splitlines()[0]})") from error
+        self._context_id = context_id
+        self._floor = self._next
+        self.documents += 1
+        return context_id

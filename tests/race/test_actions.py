@@ -1,0 +1,136 @@
+"""Actions with race preflight against the demo app: report first, act when repeated, typed errors."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from playwright.async_api import expect
+
+from studio.race.actions import ActionRunner
+from studio.race.errors import RaceError
+from tests.race.conftest import ref_after, ref_of
+
+pytestmark = pytest.mark.browser
+
+
+async def test_a_covered_click_reports_facts_then_acts_when_repeated(race, runner, page, demo):
+    demo.configure(hydration_ms=(1500, 1500), shuffle_products=False)
+    await page.goto(demo.base_url + "/products")
+    button = ref_after((await race.snapshot()).text, '"AirPods Pro (2nd gen)"', '"Add to Cart"')
+    first = await runner.run("click", button)
+    reply = first.to_seed_json()
+    assert reply["clicked"] is False
+    assert any(o["type"] == "coverage" and o["elementAtPoint"]["testId"] == "loading-scrim" for o in reply["observations"])
+    assert await page.get_by_test_id("cart-count").inner_text() == "0"  # nothing was clicked
+
+    second = await runner.run("click", button)  # seen: wait for what can clear … but hydration replaces it
+    assert second.to_seed_json() == {"clicked": False, "observations": [
+        {"type": "attachment", "ref": button, "observedAt": second.observations[0].observedAt, "isConnected": False}]}
+
+    fresh = ref_after((await race.snapshot()).text, '"AirPods Pro (2nd gen)"', '"Add to Cart"')
+    outcome = await runner.run("click", fresh)
+    if not outcome.acted:  # still fading in or covered: repeat once, the runner waits for it to clear
+        outcome = await runner.run("click", fresh)
+    assert outcome.to_seed_json() == {"clicked": True, "ref": fresh, "timestamp": outcome.timestamp}
+    await expect(page.get_by_role("status")).to_contain_text("AirPods Pro (2nd gen) added to cart")
+
+
+async def test_with_preflight_disabled_the_click_happens_at_once(race, page, demo):
+    demo.configure(hydration_ms=(2000, 2000), shuffle_products=False)
+    await page.goto(demo.base_url + "/products")
+    race.preflight = False
+    runner = ActionRunner(race)
+    button = ref_after((await race.snapshot()).text, '"AirPods Pro (2nd gen)"', '"Add to Cart"')
+    outcome = await runner.run("click", button)
+    assert outcome.acted  # it clicked — on the scrim, which is what a naive script does
+    await asyncio.sleep(0.3)
+    assert await page.get_by_test_id("cart-count").inner_text() == "0"
+
+
+async def test_a_link_click_reports_navigation_once_then_follows_it(race, runner, page, demo):
+    await page.goto(demo.base_url + "/help")
+    link = ref_of((await race.snapshot()).text, 'link "Products"')
+    first = await runner.run("click", link)
+    assert not first.acted and first.observations[0].type == "navigation"
+    assert first.observations[0].linkAncestor.href == "/products"
+    second = await runner.run("click", link)
+    assert second.acted
+    await page.wait_for_url("**/products")
+
+
+async def test_fill_type_press_select_check_and_hover(race, runner, page, demo):
+    user = demo.create_user()
+    await page.goto(demo.base_url + "/login")
+    text = (await race.snapshot()).text
+    assert (await runner.run("fill", ref_of(text, "#email-input"), value=user["email"])).acted
+    assert (await runner.run("type", ref_of(text, "#password-input"), value=user["password"])).acted
+    assert (await runner.run("press", ref_of(text, "#password-input"), key="Enter")).acted
+    await page.wait_for_url("**/dashboard")
+
+    await page.goto(demo.base_url + "/disputes")
+    text = (await race.snapshot()).text
+    account = ref_of(text, 'combobox "Account')
+    options = await page.get_by_label("Account", exact=True).evaluate("s => [...s.options].map(o => o.textContent)")
+    assert (await runner.run("select", account, value=options[1].strip())).acted
+    assert await page.get_by_label("Account", exact=True).evaluate("s => s.selectedIndex") == 1
+    with pytest.raises(RaceError) as missing:
+        await runner.run("select", account, value="No such account")
+    assert missing.value.kind == "not_actionable" and "options:" in missing.value.message
+    radio = ref_of(text, "radio")
+    assert (await runner.run("check", radio)).acted
+    assert await page.get_by_role("radio").first.is_checked()
+
+    await page.goto(demo.base_url + "/help")
+    text = (await race.snapshot()).text
+    search = ref_of(text, "#help-search")
+    assert (await runner.run("fill", search, value="dispute")).acted
+    assert await page.get_by_test_id("help-search").input_value() == "dispute"
+    assert (await runner.run("fill", search, value="")).acted
+    assert await page.get_by_test_id("help-search").input_value() == ""
+    assert (await runner.run("hover", ref_of(text, 'link "Products"'))).acted
+    with pytest.raises(RaceError) as not_text:
+        await runner.run("fill", ref_of(text, "heading1"), value="x")
+    assert not_text.value.kind == "not_actionable" and "keyboard input" in not_text.value.message
+
+
+async def test_bad_input_gives_typed_errors(race, runner, page, demo):
+    await page.goto(demo.base_url + "/help")
+    text = (await race.snapshot()).text
+    link = ref_of(text, 'link "Products"')
+    for call, kind in (
+        (runner.run("click", "e99999"), "unknown_ref"),
+        (runner.run("click", "#help-search"), "bad_input"),
+        (runner.run("fill", link), "bad_input"),
+        (runner.run("press", link), "bad_input"),
+    ):
+        with pytest.raises(RaceError) as raised:
+            await call
+        assert raised.value.kind == kind and raised.value.message.endswith((".", ")"))
+    await page.goto(demo.base_url + "/privacy")
+    with pytest.raises(RaceError) as stale:
+        await runner.run("click", link)
+    assert stale.value.kind == "stale_ref"
+    await page.close()
+    with pytest.raises(RaceError) as closed:
+        await race.snapshot()
+    assert closed.value.kind == "context_closed"
+
+
+async def test_a_navigation_during_a_check_is_a_typed_error(race, page, demo):
+    await page.goto(demo.base_url + "/help")
+    ref = ref_of((await race.snapshot()).text, 'link "Products"')
+    # Start leaving the page and check at once: whichever wins, the answer is a typed error, never a hang.
+    leaving = asyncio.ensure_future(page.evaluate("location.href = '/privacy'"))
+    outcomes = []
+    for _ in range(20):
+        try:
+            await race.observe(ref)
+            outcomes.append("ok")
+        except RaceError as error:
+            outcomes.append(error.kind)
+            if error.kind in ("navigated", "stale_ref"):
+                break
+        await asyncio.sleep(0.01)
+    await leaving
+    assert outcomes[-1] in ("navigated", "stale_ref")
