@@ -50,7 +50,7 @@
   ]);
   const NAME_FROM_CONTENT = new Set([
     'button', 'link', 'heading', 'checkbox', 'radio', 'option', 'tab', 'menuitem', 'menuitemcheckbox',
-    'menuitemradio', 'treeitem', 'cell', 'columnheader', 'rowheader', 'switch', 'status', 'alert', 'tooltip',
+    'menuitemradio', 'treeitem', 'cell', 'columnheader', 'rowheader', 'switch', 'status', 'alert', 'tooltip', 'row',
   ]);
 
   function roleOf(el) {
@@ -105,7 +105,8 @@
     }
     if (tag === 'IMG') return clean(el.getAttribute('alt') || el.getAttribute('title') || '');
     if (role && NAME_FROM_CONTENT.has(role)) {
-      const text = clean(el.innerText !== undefined ? el.innerText : el.textContent);
+      // A row's name is all its cells: enough to tell rows apart, not worth the whole line.
+      const text = clean(el.innerText !== undefined ? el.innerText : el.textContent, role === 'row' ? 60 : 100);
       if (text) return text;
       const img = el.querySelector('img[alt]');
       if (img) return clean(img.getAttribute('alt'));

@@ -1,0 +1,132 @@
+"""`studio bench race|snapshot`: our preflight check and snapshot against Playwright's own, as JSON."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import statistics
+import time
+
+from playwright.async_api import async_playwright
+
+from studio.browser.discovery import find_browser, launch_args
+from studio.demo.server import DemoConfig, DemoServerThread
+from studio.race.locators import resolve, synthesize
+from studio.race.page import RacePage
+
+SIZES = (100, 1000, 5000)
+
+
+def admin_page(interactive: int) -> str:
+    """A realistic admin table: each row has text cells, a status badge and three controls."""
+    rows = []
+    for n in range(max(1, interactive // 3)):
+        status = ("Active", "Invited", "Suspended")[n % 3]
+        rows.append(
+            f'<tr data-testid="user-row"><td><input type="checkbox" aria-label="Select user {n}"></td>'
+            f"<td>User {n} Lastname</td><td>user{n}@example.com</td><td><span class=badge>{status}</span></td>"
+            f"<td>Member since 20{10 + n % 15}, plan {('Free', 'Plus', 'Premium')[n % 3]}</td>"
+            f'<td><a href="/users/{n}" data-testid="edit-user">Edit</a> '
+            f'<button data-testid="delete-user">Delete</button></td></tr>'
+        )
+    return (
+        "<!doctype html><title>Users</title><header><nav aria-label=Main><a href=/>Home</a> <a href=/users>Users</a>"
+        "</nav></header><main><h1>Users</h1><p>Manage the people in your workspace.</p>"
+        "<table><caption>All users</caption><thead><tr><th>Select</th><th>Name</th><th>Email</th><th>Status</th>"
+        f"<th>Details</th><th>Actions</th></tr></thead><tbody>{''.join(rows)}</tbody></table></main>"
+    )
+
+
+async def _launch(driver):
+    return await driver.chromium.launch(executable_path=find_browser().path, args=launch_args())
+
+
+def _ref(line: str) -> str:
+    return re.search(r" (e\d+)(?: |$)", line).group(1)
+
+
+def _median_ms(samples: list[float]) -> float:
+    return round(statistics.median(samples) * 1000, 2)
+
+
+async def measure_race(repeats: int = 30) -> dict:
+    """Median round trip of our preflight check vs Playwright's click(trial=True) on the same elements."""
+    with DemoServerThread(config=DemoConfig(hydration_ms=(0, 0))) as demo:
+        async with async_playwright() as driver:
+            browser = await _launch(driver)
+            page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
+            await page.goto(demo.base_url + "/products")
+            await page.get_by_test_id("loading-scrim").wait_for(state="hidden")
+            await page.wait_for_timeout(500)  # let the cards' fade-in finish, so both sides see still elements
+            race = RacePage(page)
+            text = (await race.snapshot()).text
+            refs = [_ref(line) for line in text.splitlines() if '"Add to Cart"' in line][:6]
+            refs += [_ref(line) for line in text.splitlines() if line.strip().startswith('link "') and "#nav-" in line][:4]
+            ours, theirs = [], []
+            for ref in refs:
+                locator = await synthesize(race, ref)
+                target = resolve(page, locator.steps)
+                await race.observe_for_action(ref)  # warm both paths once
+                await target.click(trial=True)
+                for _ in range(repeats):
+                    started = time.perf_counter()
+                    await race.observe_for_action(ref)
+                    ours.append(time.perf_counter() - started)
+                    started = time.perf_counter()
+                    await target.click(trial=True)
+                    theirs.append(time.perf_counter() - started)
+            await browser.close()
+    return {
+        "benchmark": "race",
+        "page": "demo /products after hydration",
+        "elements": len(refs),
+        "samples_each": len(ours),
+        "preflight_check_ms_median": _median_ms(ours),
+        "preflight_check_ms_p90": round(sorted(ours)[int(len(ours) * 0.9)] * 1000, 2),
+        "playwright_trial_click_ms_median": _median_ms(theirs),
+        "ratio_preflight_over_trial_click": round(statistics.median(ours) / statistics.median(theirs), 3),
+        "targets": {"preflight_check_ms_median": "<= 5", "ratio_preflight_over_trial_click": "<= 1"},
+    }
+
+
+async def measure_snapshot(repeats: int = 3) -> dict:
+    """Time and size of our snapshot and of Playwright's aria_snapshot on generated pages."""
+    results = []
+    async with async_playwright() as driver:
+        browser = await _launch(driver)
+        for size in SIZES:
+            page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
+            await page.set_content(admin_page(size))
+            race = RacePage(page)
+            ours_text = (await race.snapshot()).text  # also installs the library (not timed)
+            theirs_text = await page.locator("body").aria_snapshot()
+            ours_t, theirs_t = [], []
+            for _ in range(repeats):
+                started = time.perf_counter()
+                snap = await race.snapshot()
+                ours_t.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                theirs_text = await page.locator("body").aria_snapshot()
+                theirs_t.append(time.perf_counter() - started)
+            interactive = await page.evaluate("document.querySelectorAll('a[href], button, input').length")
+            results.append({
+                "interactive_elements": interactive,
+                "ours_ms": _median_ms(ours_t), "aria_snapshot_ms": _median_ms(theirs_t),
+                "ours_chars": len(snap.text), "aria_snapshot_chars": len(theirs_text),
+                "size_ratio": round(len(snap.text) / len(theirs_text), 3),
+                "time_ratio": round(statistics.median(ours_t) / statistics.median(theirs_t), 3),
+                "refs": snap.refCount,
+                "keeps_test_ids": "#delete-user" in snap.text, "keeps_roles_and_names": 'button "Delete"' in snap.text,
+            })
+            assert len(ours_text) == len(snap.text)
+            await page.context.close()
+        await browser.close()
+    return {"benchmark": "snapshot", "pages": results,
+            "targets": {"time_ratio": "<= 1", "size_ratio": "<= 0.6"}}
+
+
+def main(target: str, seconds: float = 5.0, json_only: bool = False) -> int:
+    result = asyncio.run(measure_race() if target == "race" else measure_snapshot())
+    print(json.dumps(result, indent=None if json_only else 2))
+    return 0
