@@ -253,6 +253,9 @@ class PageSnapshot(BaseModel):
 
 RaceErrorKind = Literal[
     "unknown_ref", "stale_ref", "no_match", "navigated", "context_closed", "not_actionable", "bad_input", "timeout",
+    # Front ends (the MCP server, `studio observe`): a URL that cannot be opened, a named browser context with no
+    # page yet, no browser to launch, and a failure of our own that the message asks to report.
+    "navigation_failed", "no_page", "browser_unavailable", "internal",
 ]
 
 

@@ -14,9 +14,9 @@ from studio.race.world import IsolatedWorld
 class RacePage:
     """Everything seed 001 does on one page. Preflight observation before actions is on by default."""
 
-    def __init__(self, page: Page, preflight: bool = True) -> None:
+    def __init__(self, page: Page, preflight: bool = True, first_ref: int = 1) -> None:
         self.page = page
-        self.world = IsolatedWorld(page)
+        self.world = IsolatedWorld(page, first_ref)
         self.preflight = preflight
 
     def _alive(self) -> None:

@@ -34,13 +34,18 @@ def library_source() -> str:
 class IsolatedWorld:
     """Calls `globalThis.__pfs.<function>(...)` in the page's isolated world, one CDP round trip per call."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, first_ref: int = 1) -> None:
         self.page = page
         self.documents = 0  # how many documents the world has been installed in
         self._cdp: CDPSession | None = None
         self._context_id: int | None = None
-        self._floor = 1  # the first ref number of the current document
-        self._next = 1  # the next ref number the library will issue
+        self._floor = first_ref  # the first ref number of the current document
+        self._next = first_ref  # the next ref number the library will issue
+
+    @property
+    def next_ref(self) -> int:
+        """The number of the next ref; a page that replaces this one starts here, so old refs stay stale."""
+        return self._next
 
     async def call(self, function: str, *args: Any, during: str = "checking the page") -> Any:
         """Run a library function; a lost document is re-installed once for calls that name no ref."""
