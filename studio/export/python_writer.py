@@ -1,0 +1,158 @@
+"""Write an ExportPlan as a pytest-playwright test: sync API, the `page` fixture, black-style line breaks."""
+
+from __future__ import annotations
+
+from studio.export.literals import comment_lines, python_regex, sentence_start, string_literal
+from studio.export.plan import python_function_name
+from studio.export.statements import (
+    Act,
+    Declare,
+    ExpectNoAttribute,
+    ExpectState,
+    ExpectUrl,
+    ExportPlan,
+    Goto,
+    Note,
+    RequireEnv,
+    ResponseWait,
+    Statement,
+    Subject,
+)
+
+WIDTH = 88  # black's default line length
+INDENT = "    "
+
+
+def file_name(plan: ExportPlan) -> str:
+    return python_function_name(plan.title) + ".py"
+
+
+def render_python(plan: ExportPlan) -> str:
+    """The whole test module as text."""
+    origin = f" (recorded on {plan.origin})" if plan.origin else ""
+    lines = [*_docstring(f"Exported by Preflight Studio from session {plan.session_id}{origin}.", "",
+                         "Run it with `pytest`; README.md says how to point it at another server."), ""]
+    imports = (["import os"] if plan.env_vars else []) + (["import re"] if plan.uses_regex else [])
+    if imports:
+        lines += [*imports, ""]
+    lines += ["from playwright.sync_api import Page, expect", "", "",
+              f"def {python_function_name(plan.title)}(page: Page) -> None:",
+              *_docstring(sentence_start(plan.title.rstrip(".")) + ".", INDENT)]
+    for number, step in enumerate(plan.steps):
+        if number:
+            lines.append("")
+        for statement in step.statements:
+            lines += _comment(statement.why, INDENT) + _code(statement, INDENT)
+    return "\n".join(lines) + "\n"
+
+
+def _docstring(text: str, indent: str, extra: str | None = None) -> list[str]:
+    """A docstring that no text can end early: backslashes and quotes are escaped, long text wrapped."""
+    safe = text.replace("\\", "\\\\").replace('"', '\\"')
+    wrapped = comment_lines(safe, WIDTH - len(indent) - 6)
+    if len(wrapped) == 1 and extra is None:
+        return [f'{indent}"""{wrapped[0]}"""']
+    tail = ["", indent + extra] if extra else []
+    return [f'{indent}"""{wrapped[0]}', *(indent + line for line in wrapped[1:]), *tail, f'{indent}"""']
+
+
+def _comment(text: str | None, indent: str) -> list[str]:
+    if not text:
+        return []
+    return [f"{indent}# {line}" for line in comment_lines(text, WIDTH - len(indent) - 2)]
+
+
+def _code(statement: Statement, indent: str) -> list[str]:
+    match statement:
+        case Note():
+            return []
+        case RequireEnv(name=name):
+            return [f"{indent}assert os.environ.get({string_literal(name)}), "
+                    f"{string_literal(f'Set {name} (see README.md).')}"]
+        case Goto(url=url):
+            return _call(indent, "page.goto", string_literal(url))
+        case Declare(variable=variable, locator=locator):
+            chain = _chain(Subject(locator=locator))
+            one = f"{indent}{variable} = {''.join(chain)}"
+            if _fits(one):
+                return [one]
+            if _fits(indent + INDENT + "".join(chain)):
+                return [f"{indent}{variable} = (", indent + INDENT + "".join(chain), f"{indent})"]
+            return [f"{indent}{variable} = (", *(indent + INDENT + link for link in chain), f"{indent})"]
+        case ExpectState(subject=subject, state=state):
+            return _expect(indent, subject, f".to_be_{state}()")
+        case ExpectNoAttribute(subject=subject, name=name, value=value):
+            return _expect(indent, subject, f".not_to_have_attribute({string_literal(name)}, {string_literal(value)})")
+        case ExpectUrl(pattern=pattern):
+            return _call(indent, "expect(page).to_have_url", python_regex(pattern))
+        case Act():
+            return _act(statement, indent)
+    raise TypeError(f"no Python for {statement!r}")
+
+
+def _act(act: Act, indent: str) -> list[str]:
+    receiver = "page.keyboard" if act.subject.locator is None else _inline(act.subject)
+    if act.secret_env:
+        argument = f"os.environ[{string_literal(act.secret_env)}]"
+    else:
+        argument = string_literal(act.text) if act.text is not None else ""
+    # Act.action names are Playwright's Python method names.
+    if act.wait is None:
+        return _call(indent, f"{receiver}.{act.action}", argument)
+    return [*_expect_response(act.wait, indent),
+            *_call(indent + INDENT, f"{receiver}.{act.action}", argument),
+            *_response_check(act.wait, indent)]
+
+
+def _expect_response(wait: ResponseWait, indent: str) -> list[str]:
+    predicate = (f"lambda r: {string_literal(wait.path)} in r.url "
+                 f"and r.request.method == {string_literal(wait.method)}")
+    one = f"{indent}with page.expect_response({predicate}) as response_info:"
+    if _fits(one):
+        return [one]
+    return [f"{indent}with page.expect_response(", f"{indent}{INDENT}{predicate}", f"{indent}) as response_info:"]
+
+
+def _response_check(wait: ResponseWait, indent: str) -> list[str]:
+    if wait.status is None:
+        return []
+    if 200 <= wait.status < 300:
+        return [f"{indent}assert response_info.value.ok"]
+    # The recording saw this status (a validation error, a redirect); the test expects the same answer.
+    return [f"{indent}assert response_info.value.status == {wait.status}"]
+
+
+def _expect(indent: str, subject: Subject, tail: str) -> list[str]:
+    """`expect(subject)tail`, broken the way black breaks it when it is too long."""
+    one = f"{indent}expect({_inline(subject)}){tail}"
+    if _fits(one):
+        return [one]
+    inner = indent + INDENT
+    if subject.variable or subject.locator is None or _fits(inner + _inline(subject)):
+        return [f"{indent}expect(", inner + _inline(subject), f"{indent}){tail}"]
+    return [f"{indent}expect(", *(inner + link for link in _chain(subject)), f"{indent}){tail}"]
+
+
+def _call(indent: str, callee: str, argument: str) -> list[str]:
+    one = f"{indent}{callee}({argument})"
+    if _fits(one) or not argument:
+        return [one]
+    return [f"{indent}{callee}(", f"{indent}{INDENT}{argument}", f"{indent})"]
+
+
+def _inline(subject: Subject) -> str:
+    if subject.variable:
+        return subject.variable
+    return "".join(_chain(subject))
+
+
+def _chain(subject: Subject) -> list[str]:
+    """The locator as links: ['page.get_by_test_id("card")', '.filter(has_text="x")', …]."""
+    if subject.locator is None:
+        return ["page"]
+    links = [link.python() for link in subject.locator.steps]
+    return [f"page.{links[0]}", *(f".{link}" for link in links[1:])] if links else ["page"]
+
+
+def _fits(line: str) -> bool:
+    return len(line) <= WIDTH

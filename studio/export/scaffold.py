@@ -1,0 +1,146 @@
+"""The small project around an exported test: runner config, base URL, browser choice, .gitignore and README."""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import PackageNotFoundError, version
+
+from studio.export.statements import ExportPlan
+
+BROWSER_ENV = "PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH"
+FALLBACK_ORIGIN = "http://127.0.0.1:8000"
+
+_PYTHON_CONFTEST = '''"""Browser and base-URL settings for the exported tests (pytest-playwright provides the fixtures)."""
+
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def base_url(pytestconfig):
+    # --base-url wins, then the BASE_URL environment variable, then base_url in pytest.ini (the recorded origin).
+    # pytest-base-url copies the ini value into the option, so an option equal to it was not given by the user.
+    option = pytestconfig.getoption("--base-url")
+    configured = pytestconfig.getini("base_url")
+    if option and option != configured:
+        return option
+    return os.environ.get("BASE_URL") or configured
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args, browser_name):
+    args = dict(browser_type_launch_args)
+    if browser_name != "chromium":
+        return args
+    executable = os.environ.get("{browser_env}")
+    if executable:
+        # An installed Chromium or Chrome, for machines where `playwright install` cannot download one.
+        args["executable_path"] = executable
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        # Chromium refuses to start its sandbox as root (containers, CI images).
+        args["args"] = [*args.get("args", []), "--no-sandbox"]
+    return args
+'''
+
+_PLAYWRIGHT_CONFIG = """import {{ defineConfig, devices }} from "@playwright/test";
+
+// An installed Chromium or Chrome, for machines where `npx playwright install` cannot download one.
+const executablePath = process.env.{browser_env} || undefined;
+// Chromium refuses to start its sandbox as root (containers, CI images).
+const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
+
+export default defineConfig({{
+  testDir: ".",
+  use: {{
+    // The recorded origin unless BASE_URL says otherwise; tests open paths relative to it.
+    baseURL: process.env.BASE_URL || {origin},
+    trace: "retain-on-failure",
+  }},
+  projects: [
+    {{
+      name: "chromium",
+      use: {{
+        ...devices["Desktop Chrome"],
+        launchOptions: {{ executablePath, args: asRoot ? ["--no-sandbox"] : [] }},
+      }},
+    }},
+  ],
+}});
+"""
+
+_PYTHON_GITIGNORE = "__pycache__/\n.pytest_cache/\ntest-results/\n"
+_TYPESCRIPT_GITIGNORE = "node_modules/\ntest-results/\nplaywright-report/\nblob-report/\nplaywright/.cache/\n"
+
+
+def python_files(plan: ExportPlan, test_file: str) -> dict[str, str]:
+    """conftest.py, pytest.ini, .gitignore and README.md for a pytest-playwright test."""
+    origin = plan.origin or FALLBACK_ORIGIN
+    ini = ("[pytest]\n"
+           "# The origin the session was recorded on; override with --base-url URL or BASE_URL=URL.\n"
+           f"base_url = {origin}\n")
+    run = ("```sh\n"
+           "python -m pip install pytest-playwright\n"
+           f"python -m playwright install chromium   # or set {BROWSER_ENV} to an installed Chromium\n"
+           "pytest\n"
+           "```\n\n"
+           f"The test opens pages relative to `base_url` in pytest.ini ({origin}, where it was recorded). "
+           "To test another server: `pytest --base-url https://staging.example.com`, or set `BASE_URL`.\n")
+    return {
+        "conftest.py": _PYTHON_CONFTEST.format(browser_env=BROWSER_ENV),
+        "pytest.ini": ini,
+        ".gitignore": _PYTHON_GITIGNORE,
+        "README.md": _readme(plan, test_file, run),
+    }
+
+
+def typescript_files(plan: ExportPlan, test_file: str) -> dict[str, str]:
+    """playwright.config.ts, package.json, .gitignore and README.md for a @playwright/test spec."""
+    origin = plan.origin or FALLBACK_ORIGIN
+    package = {
+        "name": "-".join(test_file.removesuffix(".spec.ts").split("-")[:6]) + "-tests",
+        "private": True,
+        "type": "module",
+        "scripts": {"test": "playwright test"},
+        "devDependencies": {"@playwright/test": _playwright_range()},
+    }
+    run = ("```sh\n"
+           "npm install\n"
+           f"npx playwright install chromium   # or set {BROWSER_ENV} to an installed Chromium\n"
+           "npx playwright test\n"
+           "```\n\n"
+           f"The test opens pages relative to `baseURL` in playwright.config.ts ({origin}, where it was "
+           "recorded). To test another server, set `BASE_URL`, e.g. `BASE_URL=https://staging.example.com "
+           "npx playwright test`.\n")
+    return {
+        "playwright.config.ts": _PLAYWRIGHT_CONFIG.format(browser_env=BROWSER_ENV, origin=json.dumps(origin)),
+        "package.json": json.dumps(package, indent=2) + "\n",
+        ".gitignore": _TYPESCRIPT_GITIGNORE,
+        "README.md": _readme(plan, test_file, run),
+    }
+
+
+def _readme(plan: ExportPlan, test_file: str, run: str) -> str:
+    lines = [f"# {plan.title}", "",
+             f"`{test_file}` was exported by Preflight Studio from the recorded session `{plan.session_id}`. "
+             "Its waits come from what was observed while recording (overlays, animations, re-renders, "
+             "backend calls); each one has a comment saying why it is there.", "",
+             "## Run it", "", run]
+    if plan.env_vars:
+        lines += ["## Environment variables", "",
+                  "The test reads these secrets from the environment; they are never written into these files.", ""]
+        lines += [f"- `{name}`" for name in plan.env_vars]
+        lines += ["", "For example: `export " + plan.env_vars[0] + "='…'` before running the test.", ""]
+    lines += ["## Browser", "",
+              f"Playwright's own Chromium is used unless `{BROWSER_ENV}` points at another Chromium or Chrome "
+              "executable. As root (containers, CI), Chromium is started with `--no-sandbox`.", ""]
+    return "\n".join(lines)
+
+
+def _playwright_range() -> str:
+    # The npm package in step with the Playwright the studio recorded with, so both drive the same browsers.
+    try:
+        major, minor = version("playwright").split(".")[:2]
+        return f"^{major}.{minor}.0"
+    except (PackageNotFoundError, ValueError):
+        return "^1.49.0"
