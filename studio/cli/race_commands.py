@@ -1,11 +1,18 @@
-"""Race-preflight commands: `studio observe` (facts about one element)."""
+"""Race-preflight commands: `studio mcp` (the MCP server for agents) and `studio observe` (facts about one element)."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import get_args
 
 from studio.models.race import ActionName
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    from studio.mcp.server import serve
+
+    return serve(headed=args.headed, project=args.project)
 
 
 def _observe(args: argparse.Namespace) -> int:
@@ -15,6 +22,17 @@ def _observe(args: argparse.Namespace) -> int:
 
 
 def register(commands: argparse._SubParsersAction) -> None:
+    mcp = commands.add_parser(
+        "mcp", help="serve the browser tools with race preflight to an AI agent (MCP over stdio)",
+        description="An MCP server over stdio: browser_navigate, browser_snapshot, browser_click, browser_type, "
+                    "get_ancestors, get_siblings, get_descendants, observe_element_state and "
+                    "enable/disable_preflight_observation, in named browser contexts of one Chromium.")
+    mcp.add_argument("--headed", action="store_true", help="show the Chromium window (needs a display)")
+    mcp.add_argument("--project", type=Path, metavar="FILE",
+                     help="record the actions done through the tools into this .studio project "
+                          "(one session per browserContext; export it with `studio export`)")
+    mcp.set_defaults(handler=_mcp)
+
     observe = commands.add_parser(
         "observe", help="print the raw facts about one element of a page (what race preflight sees)")
     observe.add_argument("url", help="the page to open, e.g. http://127.0.0.1:8000/products")
