@@ -151,6 +151,17 @@ async def test_two_named_contexts_keep_their_own_sign_in(mcp, demo):
     assert alice["url"].endswith("/dashboard")
 
 
+async def test_a_link_reports_its_navigation_once_then_is_followed(mcp, demo):
+    await mcp.call("browser_navigate", url=demo.base_url + "/help", browserContext="default")
+    link = ref_of(await snapshot_text(mcp), 'link "Products"')
+    first = await mcp.call("browser_click", ref=link, browserContext="default")
+    assert first["clicked"] is False
+    navigation = next(o for o in first["observations"] if o["type"] == "navigation")
+    assert navigation["linkAncestor"]["href"] == "/products" and navigation["linkAncestor"]["isTarget"] is True
+    assert (await mcp.call("browser_click", ref=link, browserContext="default"))["clicked"] is True
+    await wait_for_url(mcp, "default", "/products")
+
+
 async def test_bad_input_gets_a_typed_error_never_a_traceback(mcp, demo):
     def error_type(reply: dict) -> str:
         assert set(reply) == {"error"} and set(reply["error"]) == {"type", "message"}
