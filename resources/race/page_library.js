@@ -458,6 +458,20 @@
     return first ? clean(first.textContent, 60) : null;
   }
 
+  // The element's position in the tree (child indexes from the root, shadow roots marked): the same node
+  // gives the same path in every world, however it moves on screen.
+  function domPath(el) {
+    const parts = [];
+    for (let node = el; node; ) {
+      const parent = node.parentElement || (node.parentNode && node.parentNode.host ? node.parentNode : null);
+      if (!parent) break;
+      if (parent.host) { parts.push('s' + [...parent.children].indexOf(node)); node = parent.host; continue; }
+      parts.push([...parent.children].indexOf(node));
+      node = parent;
+    }
+    return parts.reverse().join('/');
+  }
+
   function describe(el) {
     const base = info(el);
     const chain = [];
@@ -470,7 +484,7 @@
       label: el.labels && el.labels.length ? clean([...el.labels].map((l) => l.textContent).join(' ')) : null,
       placeholder: el.getAttribute('placeholder'), text: clean(el.textContent, 80) || null,
       inputType: el.tagName === 'INPUT' ? (el.type || 'text') : null, secret: el.type === 'password' || el.autocomplete === 'one-time-code',
-      box: topRect(el), ancestors: chain,
+      box: topRect(el), path: domPath(el), ancestors: chain,
     });
   }
 

@@ -13,8 +13,12 @@ FALLBACK_ORIGIN = "http://127.0.0.1:8000"
 _PYTHON_CONFTEST = '''"""Browser and base-URL settings for the exported tests (pytest-playwright provides the fixtures)."""
 
 import os
+import shutil
 
 import pytest
+
+# Tried when Playwright's own Chromium was never downloaded (offline machines, Debian's chromium package).
+INSTALLED_BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "microsoft-edge")
 
 
 @pytest.fixture(scope="session")
@@ -29,11 +33,13 @@ def base_url(pytestconfig):
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args, browser_name):
+def browser_type_launch_args(browser_type_launch_args, browser_name, playwright):
     args = dict(browser_type_launch_args)
     if browser_name != "chromium":
         return args
     executable = os.environ.get("{browser_env}")
+    if not executable and not os.path.exists(playwright.chromium.executable_path):
+        executable = next(filter(None, map(shutil.which, INSTALLED_BROWSERS)), None)
     if executable:
         # An installed Chromium or Chrome, for machines where `playwright install` cannot download one.
         args["executable_path"] = executable

@@ -19,7 +19,18 @@ from studio.race.page import RacePage
 # Roles whose accessible name makes a good container scope.
 SCOPE_ROLES = {"region", "navigation", "form", "dialog", "article", "listitem", "row", "group", "table",
                "complementary", "banner", "contentinfo", "main", "search", "tabpanel"}
-BOX_TOLERANCE = 3.0
+# Same algorithm as domPath() in the page library, run in the main world on what a locator matched.
+DOM_PATH_JS = """el => {
+  const parts = [];
+  for (let node = el; node; ) {
+    const parent = node.parentElement || (node.parentNode && node.parentNode.host ? node.parentNode : null);
+    if (!parent) break;
+    if (parent.host) { parts.push('s' + [...parent.children].indexOf(node)); node = parent.host; continue; }
+    parts.push([...parent.children].indexOf(node));
+    node = parent;
+  }
+  return parts.reverse().join('/');
+}"""
 # Roles that are often unique on a page without a name (landmarks) or are worth trying unnamed (fields).
 UNNAMED_OK = {"banner", "main", "contentinfo", "navigation", "complementary", "search", "textbox", "searchbox",
               "combobox", "checkbox", "radio", "slider", "spinbutton"}
@@ -89,29 +100,25 @@ def scope_candidates(ancestor: dict) -> list[list[LocatorStep]]:
     return found
 
 
-async def _unique_and_same(locator: Locator, box: dict) -> tuple[bool, int]:
+async def _unique_and_same(locator: Locator, path: str) -> tuple[bool, int]:
+    """Whether the locator matches exactly one element, and that element is the ref's (same tree position)."""
     try:
         count = await locator.count()
         if count != 1:
             return False, count
-        found = await locator.bounding_box(timeout=1000)
+        return await locator.evaluate(DOM_PATH_JS, timeout=1000) == path, 1
     except PlaywrightError:
         return False, 0
-    if not found:
-        return False, 1
-    same = all(abs(found[k] - box[w]) <= BOX_TOLERANCE
-               for k, w in (("x", "x"), ("y", "y"), ("width", "width"), ("height", "height")))
-    return same, 1
 
 
 async def synthesize(race: RacePage, ref: str) -> LocatorSpec:
     """The most stable locator for `ref` that Playwright resolves to exactly that element."""
     described = await race.describe(ref)
-    box = described["box"]
+    path = described["path"]
     page = race.page
     own = own_candidates(described)
     for strategy, steps in own:
-        unique, _ = await _unique_and_same(resolve(page, steps), box)
+        unique, _ = await _unique_and_same(resolve(page, steps), path)
         if unique:
             return LocatorSpec(steps=steps, strategy=strategy)
 
@@ -124,7 +131,7 @@ async def synthesize(race: RacePage, ref: str) -> LocatorSpec:
             except PlaywrightError:
                 continue
             for _, steps in own:
-                unique, _ = await _unique_and_same(resolve(scope_locator, steps), box)
+                unique, _ = await _unique_and_same(resolve(scope_locator, steps), path)
                 if unique:
                     return LocatorSpec(steps=scope + steps, strategy="scoped")
 
@@ -136,7 +143,7 @@ async def synthesize(race: RacePage, ref: str) -> LocatorSpec:
         except PlaywrightError:
             continue
         for index in range(min(count, 200)):
-            same, _ = await _unique_and_same(locator.nth(index), box)
+            same, _ = await _unique_and_same(locator.nth(index), path)
             if same:
                 return LocatorSpec(steps=steps + [LocatorStep(kind="nth", index=index)], strategy="nth",
                                    unique=False, matches=count)
