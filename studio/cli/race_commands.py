@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import sys
 from pathlib import Path
 from typing import get_args
 
@@ -12,7 +15,14 @@ from studio.models.race import ActionName
 def _mcp(args: argparse.Namespace) -> int:
     from studio.mcp.server import serve
 
-    return serve(headed=args.headed, project=args.project)
+    status = serve(headed=args.headed, project=args.project)
+    # The browser and the project file are closed by now. Skip the interpreter's teardown of the SDK's and
+    # pydantic's object graphs: it takes a second or more on a busy machine, and MCP clients kill a server
+    # that is still running 2 s after they closed its stdin.
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 def _observe(args: argparse.Namespace) -> int:
