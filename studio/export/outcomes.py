@@ -78,7 +78,9 @@ def _status_checks(step: RecordedStep) -> list[Statement]:
     if step.outcome is None:
         return []
     statements: list[Statement] = []
-    for text in dict.fromkeys(t.strip() for t in step.outcome.status_texts):
+    texts = [("status", t.strip()) for t in step.outcome.status_texts]
+    texts += [("alert", t.strip()) for t in step.outcome.alert_texts]
+    for role, text in dict.fromkeys(texts):
         if not text:
             continue
         if _IN_PROGRESS.search(text):
@@ -86,7 +88,7 @@ def _status_checks(step: RecordedStep) -> list[Statement]:
                                        "asserting one would race."))
             continue
         # Filtered by text: a page can hold several live regions (a scrim, a form status line, earlier toasts).
-        region = LocatorSpec(strategy="role", steps=[LocatorStep(kind="role", role="status"),
+        region = LocatorSpec(strategy="role", steps=[LocatorStep(kind="role", role=role),
                                                      LocatorStep(kind="filter_text", value=text)])
         statements.append(ExpectState(subject=Subject(locator=region), state="visible"))
     return statements

@@ -26,7 +26,8 @@ class StepOutcome(BaseModel):
 
     url_before: str
     url_after: str
-    status_texts: list[str] = Field(default_factory=list, description="New role=status / role=alert texts.")
+    status_texts: list[str] = Field(default_factory=list, description="New role=status (and live region) texts.")
+    alert_texts: list[str] = Field(default_factory=list, description="New role=alert texts (errors, warnings).")
     title_after: str | None = None
 
 

@@ -170,15 +170,16 @@ class StepRecorder:
     async def _before(self) -> dict:
         return {"url_before": self.race.page.url, "texts_before": await self._texts()}
 
-    async def _texts(self) -> set[str]:
+    async def _texts(self) -> set[tuple[str, str]]:
+        """(role, text) of visible live regions; alerts are kept apart so the export checks role=alert."""
         try:
-            return {entry["text"] for entry in await self.race.live_texts()}
+            return {("alert" if entry["role"] in ("alert", "alertdialog") else "status", entry["text"])
+                    for entry in await self.race.live_texts()}
         except RaceError:
             return set()
 
     async def _finish(self, action, ref, locator, value, key, secret_env, context, requests) -> None:
-        texts_after = await self._texts()
-        new_texts = sorted(texts_after - context.get("texts_before", set()))
+        new_texts = sorted(await self._texts() - context.get("texts_before", set()))
         page_key = locator.python() if locator else self._ref_keys.get(ref, "")
         observations = self._seen.pop(page_key, [])
         related = self._related.pop(page_key, {})
@@ -192,7 +193,9 @@ class StepRecorder:
             value=None if secret_env else value, secret_env=secret_env, key=key,
             observations=observations, related_locators=related, requests=requests,
             outcome=StepOutcome(url_before=context.get("url_before", ""), url_after=self.race.page.url,
-                                status_texts=new_texts, title_after=title),
+                                status_texts=[text for role, text in new_texts if role == "status"],
+                                alert_texts=[text for role, text in new_texts if role == "alert"],
+                                title_after=title),
         ))
 
     def _emit(self, step: RecordedStep) -> None:

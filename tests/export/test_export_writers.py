@@ -181,3 +181,20 @@ def _node_check(typescript: str) -> None:
 @pytest.mark.parametrize("name", RECORDINGS)
 def test_node_accepts_every_typescript_export_as_a_javascript_module(name):
     _node_check(render_test(RECORDINGS[name], "typescript"))
+
+
+def test_alert_texts_are_checked_with_the_alert_role():
+    from export_samples import SIGN_IN, step
+
+    from studio.export import render_test
+    from studio.models.recording import StepOutcome
+
+    origin = "http://app.test"
+    steps = [step(0, "navigate", origin + "/login"),
+             step(1, "click", origin + "/login", locator=SIGN_IN,
+                  outcome=StepOutcome(url_before=origin + "/login", url_after=origin + "/login",
+                                      alert_texts=["Invalid email or password."]))]
+    python = render_test(steps, "python", "wrong password")
+    assert 'get_by_role("alert").filter(has_text="Invalid email or password.")' in python
+    typescript = render_test(steps, "typescript", "wrong password")
+    assert 'getByRole("alert").filter({ hasText: "Invalid email or password." })' in typescript

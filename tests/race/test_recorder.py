@@ -56,3 +56,16 @@ async def test_secrets_are_recorded_as_environment_variables_only(race, page, de
     assert user["password"] not in "".join(step.model_dump_json() for step in steps)
     assert submit.outcome.url_after.endswith("/dashboard")
     assert any(r.method == "POST" and r.url.endswith("/api/login") for r in submit.requests)
+
+
+async def test_error_messages_are_kept_as_alerts(race, page, demo):
+    user = demo.create_user()
+    steps = []
+    recorder = StepRecorder(race, ActionRunner(race), "s1", steps.append)
+    await recorder.navigate(demo.base_url + "/login")
+    text = (await race.snapshot()).text
+    await recorder.act("fill", ref_of(text, "#email-input"), value=user["email"])
+    await recorder.act("fill", ref_of(text, "#password-input"), value="wrong password")
+    await recorder.act("click", ref_of(text, "#login-button"))
+    outcome = steps[-1].outcome
+    assert outcome.alert_texts == ["Invalid email or password."] and outcome.status_texts == []
