@@ -20,6 +20,7 @@ from mcp.server.mcpserver import MCPServer
 from studio import __version__
 from studio.mcp.contexts import ContextCollection
 from studio.mcp.recording import ProjectRecording
+from studio.mcp.schema_errors import TypedSchemaErrors
 from studio.mcp.tools import INSTRUCTIONS, BrowserTools
 from studio.store.errors import ProjectError
 
@@ -45,6 +46,7 @@ def build_server(contexts: ContextCollection) -> MCPServer:
     server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=__version__, lifespan=lifespan,
                        log_level="WARNING")
     BrowserTools(contexts).register(server)
+    server.middleware.append(TypedSchemaErrors(server))
     return server
 
 

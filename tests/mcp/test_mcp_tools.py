@@ -171,6 +171,12 @@ async def test_bad_input_gets_a_typed_error_never_a_traceback(mcp, demo):
     never = await mcp.call("browser_snapshot", browserContext="never-navigated")
     assert error_type(never) == "no_page" and "browser_navigate" in never["error"]["message"]
     assert error_type(await mcp.call("browser_click", ref="e1", browserContext=" ")) == "bad_input"
+    # Arguments the SDK refuses before our tools run get the same shape.
+    missing = await mcp.call("browser_click", ref="e1")
+    assert error_type(missing) == "bad_input" and "'browserContext' is a required property" in missing["error"]["message"]
+    wrong = await mcp.call("get_descendants", ref="e1", browserContext="default", maxDepth="deep")
+    assert error_type(wrong) == "bad_input" and "maxDepth: 'deep' is not of type 'integer'" in wrong["error"]["message"]
+    assert error_type(await mcp.call("browser_hover", ref="e1", browserContext="default")) == "bad_input"
 
     await mcp.call("browser_navigate", url=demo.base_url + "/help", browserContext="default")
     text = await snapshot_text(mcp)
