@@ -7,6 +7,7 @@ is an answer too — {"error": {"type", "message"}} with isError set — never a
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -84,7 +85,9 @@ class BrowserTools:
             (self.enable_preflight_observation, READ_ONLY), (self.disable_preflight_observation, READ_ONLY),
         ]
         for fn, annotations in tools:
-            server.add_tool(fn, name=fn.__name__, description=(fn.__doc__ or "").strip(), annotations=annotations,
+            # One paragraph: the docstring's line breaks are only for this file's line length.
+            description = " ".join(inspect.cleandoc(fn.__doc__ or "").split())
+            server.add_tool(fn, name=fn.__name__, description=description, annotations=annotations,
                             structured_output=False)
 
     # -- tools -----------------------------------------------------------------------------------
@@ -117,7 +120,9 @@ class BrowserTools:
         return await self._with_page("browser_click", browserContext,
                                      lambda entry: _act(entry, "click", ref, "clicked"))
 
-    async def browser_type(self, ref: Ref, text: str, browserContext: ContextName) -> CallToolResult:
+    async def browser_type(self, ref: Ref,
+                           text: Annotated[str, Field(description="The text the field will contain afterwards")],
+                           browserContext: ContextName) -> CallToolResult:
         """Type text into a field by reference, with race preflight. Fill semantics: the field's current content is
         replaced by `text` (an empty text clears it). Returns {"typed": true, "ref", "timestamp"}, or
         {"typed": false, "observations": [...]} with facts (detached, disabled, readonly, busy) — nothing was
