@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 from dataclasses import dataclass, field
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
@@ -181,13 +183,18 @@ class ContextCollection:
                 self._browser_info = self._browser_info or find_browser()
             except BrowserNotFound as error:
                 raise RaceError("browser_unavailable", str(error)) from error
+            if not self.headless and sys.platform.startswith("linux") and not (
+                    os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+                raise RaceError("browser_unavailable", "A headed browser needs a display, and none is available "
+                                                       "(DISPLAY is not set). Run `studio mcp` without --headed, "
+                                                       "or under Xvfb (`xvfb-run studio mcp --headed`).")
             if self._playwright is None:
                 self._playwright = await async_playwright().start()
             try:
                 self._browser = await self._playwright.chromium.launch(
                     executable_path=self._browser_info.path, args=launch_args(), headless=self.headless)
             except PlaywrightError as error:
-                hint = " or run without --headed when there is no display" if not self.headless else ""
+                hint = ", or run without --headed" if not self.headless else ""
                 raise RaceError("browser_unavailable",
                                 f"Could not start the browser at {self._browser_info.path}: {first_line(error)}. "
                                 f"Run `studio doctor` to check it{hint}.") from error

@@ -67,8 +67,9 @@ class McpServer:
     them); tests call tools from their own tasks.
     """
 
-    def __init__(self, *args: str, log_path: Path) -> None:
+    def __init__(self, *args: str, log_path: Path, env: dict[str, str] | None = None) -> None:
         self.args = args
+        self.env = dict(os.environ) if env is None else env
         self.log_path = log_path
         self.client: Client | None = None
         self.pid: int | None = None
@@ -89,7 +90,7 @@ class McpServer:
 
     async def _own(self) -> None:
         params = StdioServerParameters(command=sys.executable, args=["-m", "studio", "mcp", *self.args],
-                                       env=dict(os.environ), cwd=str(ROOT))
+                                       env=self.env, cwd=str(ROOT))
         with self.log_path.open("w") as errlog:
             try:
                 async with Client(stdio_client(params, errlog=errlog)) as client:

@@ -50,6 +50,17 @@ async def test_sigterm_closes_the_browser_too(tmp_path, demo):
     assert "Traceback" not in server.log()
 
 
+async def test_headed_without_a_display_says_what_to_do(tmp_path, demo):
+    env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    server = await McpServer("--headed", log_path=tmp_path / "server.log", env=env).start()
+    try:
+        reply = await server.call("browser_navigate", url=demo.base_url + "/help", browserContext="default")
+    finally:
+        await server.stop()
+    assert reply["error"]["type"] == "browser_unavailable"
+    assert "needs a display" in reply["error"]["message"] and "without --headed" in reply["error"]["message"]
+
+
 async def test_actions_are_recorded_into_the_project_and_export(tmp_path, demo):
     demo.configure(hydration_ms=(0, 0), shuffle_products=False)
     project = tmp_path / "agent.studio"
