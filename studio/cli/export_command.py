@@ -6,12 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.export import ExportError, export_session
-from studio.store.errors import ProjectError
-from studio.store.project import ProjectFile
 
 
 def _export(args: argparse.Namespace) -> int:
+    # Imported here: every `studio` command registers this parser, and the exporter (esprima) is slow to load.
+    from studio.export import ExportError, export_session
+    from studio.store.errors import ProjectError
+    from studio.store.project import ProjectFile
+
     try:
         with ProjectFile.open(args.project) as project:
             steps = project.steps(args.session)
