@@ -24,13 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"studio.cli.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"studio.cli.{name}":
-                raise
-            continue  # a command module not written yet
-        module.register(commands)
+        importlib.import_module(f"studio.cli.{name}").register(commands)
     return parser
 
 
