@@ -134,6 +134,11 @@ class BrowserService(QObject):
         if self._input is not None and self.alive:
             self._input.push(action)
 
+    async def input_sent(self) -> None:
+        """Wait until every gesture queued by send_input has reached the page."""
+        if self._input is not None:
+            await self._input.drain()
+
     def take_screenshot(self, label: str = "manual") -> None:
         self._on_session(lambda session: session.screenshot(label), "screenshot")
 

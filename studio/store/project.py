@@ -18,7 +18,7 @@ from sqlite_utils import Database
 
 from studio import __version__
 from studio.models.recording import RecordedStep
-from studio.store.steps import insert_step, next_step_index, select_steps
+from studio.store.steps import insert_step, next_step_index, pop_last_step, select_steps
 from studio.models.events import EngineEvent
 from studio.models.project import (
     ConsoleRecord,
@@ -261,6 +261,11 @@ class ProjectFile:
 
     def next_step_index(self, session_id: str) -> int:
         return next_step_index(self.db, session_id)
+
+    def remove_last_step(self, session_id: str) -> RecordedStep | None:
+        """Delete the session's newest step and return it (to put back with add_step), or None when there is none."""
+        with self.db.atomic():
+            return pop_last_step(self.db, session_id)
 
     def set_session_label(self, session_id: str, label: str | None) -> None:
         """Name a session for the user (sessions start unnamed)."""
