@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFocusEvent,
@@ -11,6 +14,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
+    QPen,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -19,6 +23,7 @@ from studio.app.browser_service import BrowserService
 from studio.browser.geometry import FrameRect, fit_frame
 from studio.browser.input import InputAction
 from studio.models.browser import LiveFrame
+from studio.models.race import Rect
 from studio.ui.keys import playwright_key
 
 _BUTTONS = {
@@ -27,6 +32,17 @@ _BUTTONS = {
     Qt.MouseButton.MiddleButton: "middle",
 }
 WHEEL_PIXELS_PER_NOTCH = 100  # what Chromium scrolls for one 120-unit wheel notch
+HIGHLIGHT_HOLD_MS = 4000
+InputFilter = Callable[[InputAction], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Highlight:
+    """A box drawn over the page (in page CSS pixels); a zero-size box is drawn as a point marker."""
+
+    rect: Rect
+    color: QColor
+    label: str = ""
 
 
 class LiveView(QWidget):
@@ -44,6 +60,11 @@ class LiveView(QWidget):
         self._rect: FrameRect | None = None
         self._click_count = 1
         self._pressed_keys: dict[int, str] = {}
+        # Gets every gesture first; returns True when it took the gesture over (pick mode, recording).
+        self.input_filter: InputFilter | None = None
+        self.highlights: list[Highlight] = []
+        self._highlight_timer = QTimer(self, singleShot=True)
+        self._highlight_timer.timeout.connect(self.clear_highlights)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
@@ -53,6 +74,7 @@ class LiveView(QWidget):
         service.frameReady.connect(self.update)  # update() coalesces: many frames, one paint
         service.sessionEnded.connect(self._on_session_ended)
         service.sessionStarted.connect(self._on_session_started)
+        service.urlChanged.connect(self.clear_highlights)  # boxes of the old page mean nothing on the new one
 
     # -- painting ------------------------------------------------------------------------------------
 
@@ -77,6 +99,7 @@ class LiveView(QWidget):
                 painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, self._rect.scale < 1.0)
                 painter.drawImage(target, self._image)
                 self.frames_painted += 1
+                self._paint_highlights(painter, self._rect)
         if self.message and (self._image is None or not self.service.alive):
             self._paint_banner(painter)
         painter.end()
@@ -93,15 +116,74 @@ class LiveView(QWidget):
         box = self.rect().adjusted(40, 40, -40, -40)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.message)
 
+    # -- highlights (drawn over the frame; the page itself is never touched) ---------------------------
+
+    def set_highlights(self, items: Iterable[Highlight], hold_ms: int | None = HIGHLIGHT_HOLD_MS) -> None:
+        """Draw boxes over the page; they clear after `hold_ms` (None: until replaced) or on navigation."""
+        self.highlights = list(items)
+        if hold_ms is None or not self.highlights:
+            self._highlight_timer.stop()
+        else:
+            self._highlight_timer.start(hold_ms)
+        self.update()
+
+    def clear_highlights(self) -> None:
+        if self.highlights:
+            self.highlights = []
+            self.update()
+        self._highlight_timer.stop()
+
+    def _paint_highlights(self, painter: QPainter, frame: FrameRect) -> None:
+        if not self.highlights:
+            return
+        painter.save()
+        painter.setClipRect(QRectF(frame.x, frame.y, frame.width, frame.height))  # parts off the page stay hidden
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for item in self.highlights:
+            x, y = frame.to_widget(item.rect.x, item.rect.y)
+            width, height = item.rect.width * frame.scale, item.rect.height * frame.scale
+            fill = QColor(item.color)
+            fill.setAlpha(45)
+            painter.setPen(QPen(item.color, 2))
+            if width < 1 and height < 1:
+                painter.setBrush(fill)
+                painter.drawEllipse(QPointF(x, y), 9, 9)
+                painter.drawLine(QPointF(x - 14, y), QPointF(x + 14, y))
+                painter.drawLine(QPointF(x, y - 14), QPointF(x, y + 14))
+            else:
+                painter.fillRect(QRectF(x, y, width, height), fill)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(QRectF(x, y, width, height))
+            if item.label:
+                self._paint_label(painter, item, frame, x, y)
+        painter.restore()
+
+    def _paint_label(self, painter: QPainter, item: Highlight, frame: FrameRect, x: float, y: float) -> None:
+        metrics = painter.fontMetrics()
+        width, height = metrics.horizontalAdvance(item.label) + 10, metrics.height() + 4
+        # Above the box when there is room on the page, else inside its top edge.
+        top = max(y - height if y - height >= frame.y else y, frame.y)
+        left = max(frame.x, min(x, frame.x + frame.width - width))
+        box = QRectF(left, top, width, height)
+        painter.fillRect(box, item.color)
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, item.label)
+
     def _on_session_started(self, _session_id: str) -> None:
         self.message = "Loading…"
         self.update()
 
     def _on_session_ended(self, reason: str, message: str) -> None:
         self.message = message if reason != "closed" else "The browser session is closed. Start a new one with Session > New Session."
+        self.clear_highlights()
         self.update()
 
     # -- input ---------------------------------------------------------------------------------------
+
+    def _send(self, action: InputAction) -> None:
+        if self.input_filter is not None and self.input_filter(action):
+            return
+        self.service.send_input(action)
 
     def _page_point(self, position: QPointF) -> tuple[float, float] | None:
         rect = self.frame_rect()
@@ -110,7 +192,7 @@ class LiveView(QWidget):
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         point = self._page_point(event.position())
         if point:
-            self.service.send_input(InputAction("move", *point))
+            self._send(InputAction("move", *point))
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.setFocus(Qt.FocusReason.MouseFocusReason)
@@ -124,18 +206,18 @@ class LiveView(QWidget):
     def _press(self, event: QMouseEvent) -> None:
         point, button = self._page_point(event.position()), _BUTTONS.get(event.button())
         if point and button:
-            self.service.send_input(InputAction("down", *point, button=button, click_count=self._click_count))
+            self._send(InputAction("down", *point, button=button, click_count=self._click_count))
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         point, button = self._page_point(event.position()), _BUTTONS.get(event.button())
         if point and button:
-            self.service.send_input(InputAction("up", *point, button=button, click_count=self._click_count))
+            self._send(InputAction("up", *point, button=button, click_count=self._click_count))
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         point = self._page_point(event.position())
         if point:
             delta = event.angleDelta()
-            self.service.send_input(
+            self._send(
                 InputAction(
                     "wheel", *point,
                     dx=-delta.x() / 120 * WHEEL_PIXELS_PER_NOTCH,
@@ -148,22 +230,22 @@ class LiveView(QWidget):
         name = playwright_key(event)
         if name is None:
             if event.text() and event.text().isprintable():
-                self.service.send_input(InputAction("text", text=event.text()))
+                self._send(InputAction("text", text=event.text()))
             return
         self._pressed_keys[event.key()] = name
-        self.service.send_input(InputAction("key_down", key=name))
+        self._send(InputAction("key_down", key=name))
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:
         if event.isAutoRepeat():
             return  # a held key repeats keydown only, as in a real browser
         name = self._pressed_keys.pop(event.key(), None)
         if name is not None:
-            self.service.send_input(InputAction("key_up", key=name))
+            self._send(InputAction("key_up", key=name))
 
     def focusOutEvent(self, event: QFocusEvent) -> None:
         # Release held keys, or the page would believe e.g. Shift or an arrow is still down.
         for name in self._pressed_keys.values():
-            self.service.send_input(InputAction("key_up", key=name))
+            self._send(InputAction("key_up", key=name))
         self._pressed_keys.clear()
         super().focusOutEvent(event)
 
