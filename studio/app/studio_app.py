@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from studio.app.browser_service import BrowserService
 from studio.app.project_service import ProjectService
+from studio.app.race_service import RaceService
 from studio.events import EventBus
 from studio.settings import StudioSettings
 
@@ -17,8 +18,10 @@ class StudioServices:
         # The project recorder subscribes first so a record exists before any widget reacts to an event.
         self.project = ProjectService(self.bus, settings)
         self.browser = BrowserService(self.bus)
+        self.race = RaceService(self.browser, self.project)
 
     async def shutdown(self) -> None:
         """Close the browser first (frames must stop before the loop ends), then the project file."""
+        await self.race.shutdown()
         await self.browser.shutdown()
         self.project.shutdown()

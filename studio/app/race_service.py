@@ -1,0 +1,555 @@
+"""RaceService: race preflight on the live page for the GUI — observe, act, pick, inspect, highlight and record.
+
+The engine does the work (RacePage, ActionRunner, StepRecorder); this service follows the page the tester
+sees, owns every task, turns engine errors into message-bar sentences, and routes the live view's input
+while picking or recording. Recorded steps go into the open project file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+from PySide6.QtCore import QObject, Signal
+
+from studio.app.browser_service import BrowserService
+from studio.app.project_service import ProjectService
+from studio.app.tasks import TaskOwner
+from studio.browser.errors import BrowserError, describe_navigation_failure, first_line
+from studio.browser.input import InputAction
+from studio.browser.urls import normalize_url
+from studio.models.locator import LocatorSpec
+from studio.models.race import ActionName, ActionOutcome, ElementInfo, Observation, Rect
+from studio.models.recording import RecordedStep
+from studio.race.actions import ActionRunner
+from studio.race.errors import RaceError
+from studio.race.locators import resolve, synthesize
+from studio.race.page import RacePage
+from studio.race.recorder import StepRecorder
+
+log = logging.getLogger(__name__)
+
+TEXT_ROLES = {"textbox", "searchbox", "spinbutton"}
+GESTURE_WAIT_S = 10.0  # how long a recorded press waits for its release before releasing it itself
+HOVER_SPACING_S = 0.04
+RectsCallback = Callable[[dict[str, Rect | None]], None]
+
+
+@dataclass(eq=False)
+class RaceEntry:
+    """One observe or action on the live page, as the Observations dock lists it.
+
+    It is shown as soon as the facts are in; `locator` follows (entryUpdated), as synthesis takes longer.
+    """
+
+    at: float  # ms since the epoch
+    action: str  # an ActionName, or "observe"
+    ref: str
+    observations: list[Observation]
+    outcome: ActionOutcome | None = None  # None for observe
+    locator: LocatorSpec | None = None
+    locating: bool = True
+
+    @property
+    def acted(self) -> bool | None:
+        return None if self.outcome is None else self.outcome.acted
+
+    def seed_json(self) -> Any:
+        """The seed's shape: an action's response, or observe_element_state's array of observations."""
+        if self.outcome is not None:
+            return self.outcome.to_seed_json()
+        return [item.model_dump(mode="json") for item in self.observations]
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """Everything the inspector shows about one element."""
+
+    element: ElementInfo
+    box: Rect | None
+    ancestors: list[ElementInfo]
+    siblings: list[ElementInfo]
+    locator: LocatorSpec | None
+    observations: list[Observation] = field(default_factory=list)
+
+
+@dataclass
+class _Field:
+    """A text field the tester clicked while recording: its value then, to tell whether typing changed it."""
+
+    ref: str
+    locator: LocatorSpec
+    before: str
+
+
+def is_text_field(info: ElementInfo) -> bool:
+    return info.role in TEXT_ROLES or info.tag == "textarea" or (info.role == "combobox" and info.tag == "input")
+
+
+async def _nothing() -> None:
+    return None
+
+
+class RaceService(QObject):
+    """The GUI's handle on race preflight for the BrowserService's active page."""
+
+    entryAdded = Signal(object)  # RaceEntry
+    entryUpdated = Signal(object)  # the same RaceEntry, now with its locator
+    inspected = Signal(object)  # Inspection
+    hovered = Signal(object)  # (ElementInfo, Rect) or None
+    pickModeChanged = Signal(bool)
+    recordingChanged = Signal(bool)
+    stepRecorded = Signal(object)  # RecordedStep
+    stepsChanged = Signal()
+    errorOccurred = Signal(str)
+    notice = Signal(str)
+
+    def __init__(self, browser: BrowserService, project: ProjectService, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.browser = browser
+        self.project = project
+        self.race: RacePage | None = None
+        self.runner: ActionRunner | None = None
+        self.recorder: StepRecorder | None = None
+        self.session_id: str | None = None
+        self.picking = False
+        self.recording = False
+        self._tasks = TaskOwner(on_error=self._unexpected)
+        self._unsubscribe_page: Callable[[], None] | None = None
+        self._lock = asyncio.Lock()
+        self._queue: deque[InputAction] = deque()
+        self._arrived = asyncio.Event()
+        self._worker: asyncio.Task | None = None
+        self._field: _Field | None = None
+        self._swallow_up = False
+        self._hover_point: tuple[float, float] | None = None
+        self._hover_task: asyncio.Task | None = None
+        self._deleted: list[RecordedStep] = []
+        browser.sessionStarted.connect(self._on_session_started)
+        browser.sessionEnded.connect(self._on_session_ended)
+        project.projectChanged.connect(lambda _path: self._deleted.clear())
+
+    # -- following the page ------------------------------------------------------------------------
+
+    def _on_session_started(self, session_id: str) -> None:
+        session = self.browser.session
+        if session is None:
+            return
+        self.session_id = session_id
+        if self._unsubscribe_page:
+            self._unsubscribe_page()
+        self._unsubscribe_page = session.on_active_page(self._on_page)
+        self._on_page(session.page)
+
+    def _on_page(self, page: Page) -> None:
+        self.race = RacePage(page)
+        self.runner = ActionRunner(self.race)
+        if self.recording:
+            self.recorder = self._new_recorder()
+        self._field = None
+
+    def _on_session_ended(self, _reason: str, _message: str) -> None:
+        if self._unsubscribe_page:
+            self._unsubscribe_page()
+            self._unsubscribe_page = None
+        self.race = self.runner = self.recorder = None
+        self._field = None
+        self._queue.clear()
+        self.set_pick_mode(False)
+        if self.recording:
+            self.recording = False
+            self.recordingChanged.emit(False)
+
+    def _require_race(self) -> RacePage:
+        if self.race is None or not self.browser.alive:
+            raise RaceError("context_closed", "There is no page to check. Start a session with Session > New Session "
+                                              "(Ctrl+Shift+N) and open a page.")
+        return self.race
+
+    # -- observe, act, inspect -----------------------------------------------------------------------
+
+    def observe(self, ref: str) -> None:
+        self._spawn(self._observe(ref), f"observing {ref}")
+
+    def act(self, action: ActionName, ref: str, value: str | None = None, key: str | None = None) -> None:
+        """Run an action through the preflight; the outcome becomes an entry (and a step while recording)."""
+        self._spawn(self._act(action, ref, value, key), f"the {action} on {ref}")
+
+    def pick(self, x: float, y: float) -> None:
+        """Inspect the meaningful element at a point of the page (CSS pixels)."""
+        self._spawn(self._pick(x, y), "picking an element")
+
+    def inspect(self, ref: str) -> None:
+        self._spawn(self._inspect(ref), f"inspecting {ref}")
+
+    def request_rects(self, refs: list[str], done: RectsCallback) -> None:
+        """Look up the current boxes of refs for highlights; `done` gets {ref: Rect or None}."""
+
+        async def run() -> None:
+            done(await self._require_race().rects(refs))
+
+        self._spawn(run(), "finding the elements to highlight", quiet=True)
+
+    async def _observe(self, ref: str) -> RaceEntry:
+        race = self._require_race()
+        observations = await race.observe(ref)
+        return await self._add_entry(RaceEntry(at=_now(), action="observe", ref=ref, observations=observations))
+
+    async def _act(self, action: ActionName, ref: str, value: str | None, key: str | None) -> RaceEntry:
+        race = self._require_race()
+        async with self._lock:
+            if self.recorder is not None:
+                await self._flush_field()
+                outcome = await self.recorder.act(action, ref, value=value, key=key)
+            else:
+                assert self.runner is not None and self.runner.race is race
+                outcome = await self.runner.run(action, ref, value=value, key=key)
+        return await self._add_entry(RaceEntry(at=_now(), action=action, ref=ref,
+                                               observations=outcome.observations, outcome=outcome))
+
+    async def _add_entry(self, entry: RaceEntry) -> RaceEntry:
+        # Facts first, locator after: synthesis takes many round trips (seconds while the page animates), and
+        # before a check it would make the facts stale. After a click that re-rendered the element, none is found.
+        self.entryAdded.emit(entry)
+        try:
+            entry.locator = await self._locator(entry.ref)
+        finally:
+            entry.locating = False
+            self.entryUpdated.emit(entry)
+        return entry
+
+    async def _pick(self, x: float, y: float) -> Inspection | None:
+        picked = await self._require_race().pick(x, y)
+        if picked is None:
+            self.notice.emit("There is no element at that point. Point at a button, link or field.")
+            return None
+        info, box = picked
+        return await self._inspect(info.ref, box)
+
+    async def _inspect(self, ref: str, box: Rect | None = None) -> Inspection:
+        race = self._require_race()
+        element = await race.info(ref)
+        observations = await race.observe(ref)
+        ancestors = await race.ancestors(ref)
+        siblings = await race.siblings(ref)
+        locator = await self._locator(ref)
+        if box is None:
+            box = (await race.rects([ref])).get(ref)
+        inspection = Inspection(element, box, ancestors, siblings, locator, observations)
+        self.inspected.emit(inspection)
+        return inspection
+
+    async def _locator(self, ref: str) -> LocatorSpec | None:
+        try:
+            return await synthesize(self._require_race(), ref)
+        except RaceError:
+            return None  # gone already: the entry's facts say so
+
+    # -- pick mode -----------------------------------------------------------------------------------
+
+    def set_pick_mode(self, on: bool) -> None:
+        if on == self.picking:
+            return
+        if on and self.race is None:
+            self.errorOccurred.emit("There is no page to pick from. Open a page first, then pick an element.")
+            self.pickModeChanged.emit(False)
+            return
+        self.picking = on
+        self._hover_point = None
+        self.pickModeChanged.emit(on)
+
+    def _hover_at(self, x: float, y: float) -> None:
+        # Only the newest point matters, and only one query is in flight at a time.
+        self._hover_point = (x, y)
+        if self._hover_task is None:
+            self._hover_task = self._tasks.spawn(self._hover_loop(), name="hover")
+
+    async def _hover_loop(self) -> None:
+        try:
+            while self._hover_point is not None and self.picking and self.race is not None:
+                (x, y), self._hover_point = self._hover_point, None
+                try:
+                    picked = await self.race.pick(x, y)
+                except (RaceError, PlaywrightError):
+                    picked = None  # the page is changing; the next move asks again
+                if self.picking:
+                    self.hovered.emit(picked)
+                await asyncio.sleep(HOVER_SPACING_S)
+        finally:
+            self._hover_task = None
+
+    # -- the live view's input -----------------------------------------------------------------------
+
+    def filter_input(self, action: InputAction) -> bool:
+        """Called by the live view for every gesture; True when this service took it over."""
+        if self._swallow_up and action.kind == "up":
+            self._swallow_up = False
+            return True
+        if self.picking:
+            return self._pick_input(action)
+        if self._queue or self._worker is not None or (self.recording and _starts_step(action)):
+            self._queue.append(action)
+            self._arrived.set()
+            if self._worker is None:
+                self._worker = self._tasks.spawn(self._work_queue(), name="recording-input")
+            return True
+        return False
+
+    def _pick_input(self, action: InputAction) -> bool:
+        if action.kind == "move":
+            self._hover_at(action.x, action.y)
+            return True
+        if action.kind == "down":
+            if action.button == "left":
+                self.set_pick_mode(False)  # like the browser's inspector: one pick, then back to the page
+                self._swallow_up = True
+                self.pick(action.x, action.y)
+            return True
+        if action.kind == "up" or (action.kind in ("key_down", "key_up") and action.key == "Escape"):
+            if action.kind == "key_down":
+                self.set_pick_mode(False)
+            return True
+        return False  # wheel and keys still reach the page
+
+    async def _work_queue(self) -> None:
+        try:
+            while self._queue:
+                action = self._queue.popleft()
+                recording = self.recording and self.recorder is not None and _starts_step(action)
+                if recording and action.kind == "down":
+                    await self._recorded_gesture(action, "click")
+                elif recording and self._field is not None:
+                    await self._recorded_gesture(action, "press")  # Enter in the field the tester typed into
+                else:
+                    self.browser.send_input(action)
+        finally:
+            self._worker = None
+
+    async def _recorded_gesture(self, start: InputAction, kind: str) -> None:
+        """Record the tester's click or Enter: facts and locator first, then the gesture reaches the page."""
+        performed = False
+
+        async def perform() -> None:
+            nonlocal performed
+            performed = True
+            await self._forward_gesture(start)
+
+        try:
+            async with self._lock:
+                await self.browser.input_sent()  # what was typed before is in the field now
+                race, recorder = self._require_race(), self.recorder
+                if kind == "press":
+                    ref = self._field.ref if self._field else None
+                    await self._flush_field()
+                    if ref is not None and recorder is not None:
+                        await recorder.record_external("press", ref, perform, key=start.key)
+                    return
+                await self._flush_field()
+                picked = await race.pick(start.x, start.y)
+                if picked is None or recorder is None:
+                    return
+                info, _ = picked
+                if is_text_field(info):
+                    await self._remember_field(info.ref)
+                    return  # focusing a field is not a step; the fill that follows is
+                await recorder.record_external("click", info.ref, perform)
+        except (RaceError, BrowserError, PlaywrightError) as error:
+            self._report(error, "recording your click" if kind == "click" else "recording the key press")
+        except asyncio.CancelledError:
+            performed = True  # shutting down: nothing to deliver to
+            raise
+        finally:
+            if not performed:
+                await perform()  # the tester's gesture is never lost, recorded or not
+
+    async def _forward_gesture(self, start: InputAction) -> None:
+        """Send the press and everything queued after it up to its release (waiting for the release)."""
+        self.browser.send_input(start)
+        end = "up" if start.kind == "down" else "key_up"
+        deadline = time.monotonic() + GESTURE_WAIT_S
+        while time.monotonic() < deadline:
+            while self._queue:
+                action = self._queue.popleft()
+                self.browser.send_input(action)
+                if action.kind == end and (end == "up" or action.key == start.key):
+                    await self.browser.input_sent()
+                    return
+            self._arrived.clear()
+            try:
+                await asyncio.wait_for(self._arrived.wait(), max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+        # No release came (focus left the view): release it, or the page keeps a button or key held down.
+        self.browser.send_input(InputAction(end, start.x, start.y, button=start.button, key=start.key))
+        await self.browser.input_sent()
+
+    async def _remember_field(self, ref: str) -> None:
+        locator = await synthesize(self._require_race(), ref)
+        self._field = _Field(ref, locator, await self._field_value(locator) or "")
+
+    async def _field_value(self, locator: LocatorSpec) -> str | None:
+        try:
+            return await resolve(self._require_race().page, locator.steps).input_value(timeout=1000)
+        except PlaywrightError:
+            return None  # gone or no longer unique: nothing to compare
+
+    async def _flush_field(self) -> None:
+        """Record a fill for the field the tester typed into, when its value changed."""
+        remembered, self._field = self._field, None
+        if remembered is None or self.recorder is None:
+            return
+        value = await self._field_value(remembered.locator)
+        if value is None or value == remembered.before:
+            return
+        try:
+            await self.recorder.record_external("fill", remembered.ref, _nothing, value=value)
+        except RaceError as error:
+            self._report(error, "recording what you typed")
+
+    # -- recording -----------------------------------------------------------------------------------
+
+    def set_recording(self, on: bool) -> None:
+        if on == self.recording:
+            return
+        if on:
+            problem = self._recording_problem()
+            if problem:
+                self.errorOccurred.emit(problem)
+                self.recordingChanged.emit(False)
+                return
+            self.recording = True
+            self.recorder = self._new_recorder()
+        else:
+            self.recording = False
+            self._spawn(self._stop_recording(), "finishing the recording")
+        self.recordingChanged.emit(on)
+
+    async def _stop_recording(self) -> None:
+        async with self._lock:
+            await self.browser.input_sent()
+            await self._flush_field()
+            if not self.recording:
+                self.recorder = None
+
+    def _recording_problem(self) -> str | None:
+        if self.project.project is None:
+            return "There is no open project to record into. Create or open one with File > New Project (Ctrl+N)."
+        if self.race is None or not self.browser.alive or self.session_id is None:
+            return "There is no browser session to record. Start one with Session > New Session (Ctrl+Shift+N)."
+        return None
+
+    def _new_recorder(self) -> StepRecorder:
+        assert self.race is not None and self.runner is not None and self.session_id is not None
+        project = self.project.project
+        first = project.next_step_index(self.session_id) if project else 0
+        return StepRecorder(self.race, self.runner, self.session_id, self._store_step, origin="tester",
+                            first_index=first)
+
+    def _store_step(self, step: RecordedStep) -> None:
+        project = self.project.project
+        if project is None:
+            raise RaceError("context_closed", "The step was not saved because no project is open. Open one and "
+                                              "record again.")
+        # The file decides the index, so steps from any recorder of this session never collide.
+        step = step.model_copy(update={"index": project.next_step_index(step.session_id)})
+        project.add_step(step)
+        self._deleted.clear()
+        self.stepRecorded.emit(step)
+
+    def navigate(self, text: str) -> None:
+        """A URL typed by the tester: a navigate step while recording, a plain navigation otherwise."""
+        if not self.recording or self.recorder is None:
+            self.browser.navigate(text)
+            return
+        try:
+            url = normalize_url(text)
+        except ValueError as error:
+            self.errorOccurred.emit(str(error))
+            return
+        self._spawn(self._navigate(url), f"opening {url}")
+
+    async def _navigate(self, url: str) -> None:
+        async with self._lock:
+            await self._flush_field()
+            if self.recorder is None:
+                return
+            try:
+                await self.recorder.navigate(url)
+            except PlaywrightError as error:
+                raise describe_navigation_failure(url, error) from error
+
+    def steps(self) -> list[RecordedStep]:
+        project = self.project.project
+        return project.steps(self.session_id) if project and self.session_id else []
+
+    def delete_last_step(self) -> RecordedStep | None:
+        project = self.project.project
+        if project is None or self.session_id is None:
+            return None
+        removed = project.remove_last_step(self.session_id)
+        if removed is not None:
+            self._deleted.append(removed)
+            self.stepsChanged.emit()
+        return removed
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._deleted)
+
+    def undo_delete(self) -> RecordedStep | None:
+        project = self.project.project
+        if project is None or not self._deleted:
+            return None
+        step = self._deleted.pop()
+        project.add_step(step)
+        self.stepsChanged.emit()
+        return step
+
+    # -- tasks and errors ----------------------------------------------------------------------------
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any], doing: str, quiet: bool = False) -> asyncio.Task:
+        async def guarded() -> Any:
+            try:
+                return await coro
+            except (RaceError, BrowserError, PlaywrightError) as error:
+                if not quiet:
+                    self._report(error, doing)
+                return None
+
+        task = self._tasks.spawn(guarded(), name=doing)
+        task.add_done_callback(lambda _task: coro.close())  # cancelled before it started: never awaited
+        return task
+
+    def _report(self, error: BaseException, doing: str) -> None:
+        if isinstance(error, RaceError):
+            self.errorOccurred.emit(error.message)
+        elif isinstance(error, BrowserError):
+            self.errorOccurred.emit(str(error))
+        else:
+            log.info("%s failed", doing, exc_info=error)
+            self.errorOccurred.emit(f"{doing[0].upper()}{doing[1:]} did not work: {first_line(error)}. "
+                                    "Wait until the page settles and try again.")
+
+    def _unexpected(self, error: BaseException) -> None:
+        self.errorOccurred.emit(f"Something went wrong in race preflight: {first_line(error)}. "
+                                "Try again; the details are in the log.")
+
+    async def shutdown(self) -> None:
+        self.picking = self.recording = False
+        await self._tasks.cancel_all()
+
+
+def _starts_step(action: InputAction) -> bool:
+    return (action.kind == "down" and action.button == "left" and action.click_count == 1) or (
+        action.kind == "key_down" and action.key == "Enter")
+
+
+def _now() -> float:
+    return time.time() * 1000
