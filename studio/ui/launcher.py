@@ -57,7 +57,8 @@ class Studio:
 
     def __init__(self) -> None:
         self.services = StudioServices(load_settings())
-        self.window = StudioWindow(self.services.browser, self.services.project, self.services.settings)
+        self.window = StudioWindow(self.services.browser, self.services.project, self.services.settings,
+                                   self.services.race)
         self.window.closed = asyncio.get_running_loop().create_future()
 
     async def shutdown(self) -> None:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -20,13 +21,17 @@ from PySide6.QtWidgets import (
 from studio import __version__
 from studio.app.browser_service import BrowserService
 from studio.app.project_service import ProjectService
+from studio.app.race_service import RaceService
 from studio.settings import StudioSettings, save_settings
 from studio.ui.dialogs import ScreenshotViewer, SettingsDialog
 from studio.ui.docks import DockHost
 from studio.ui.events_dock import EventsPanel
+from studio.ui.inspector_dock import InspectorPanel
 from studio.ui.live_view import LiveView
 from studio.ui.message_bar import MessageBar
+from studio.ui.observations_dock import ObservationsPanel
 from studio.ui.project_tree import ProjectTree
+from studio.ui.steps_dock import StepsPanel, TypedUrlRoute
 from studio.ui.url_bar import UrlBar
 
 PROJECT_FILTER = "Preflight Studio projects (*.studio)"
@@ -38,11 +43,13 @@ class StudioWindow(QMainWindow):
     Dialogs are opened through `ask_*` methods so tests can answer them without a modal loop.
     """
 
-    def __init__(self, browser: BrowserService, project: ProjectService, settings: StudioSettings) -> None:
+    def __init__(self, browser: BrowserService, project: ProjectService, settings: StudioSettings,
+                 race: RaceService | None = None) -> None:
         super().__init__()
         self.browser = browser
         self.project = project
         self.settings = settings
+        self.race = race
         self.closed: asyncio.Future[None] | None = None
         self.setWindowTitle("Preflight Studio")
         self.resize(1500, 950)
@@ -68,6 +75,8 @@ class StudioWindow(QMainWindow):
         self.docks.add("events", "Events", self.events, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+2")
         self.resizeDocks([self.docks["project"]], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["events"]], [230], Qt.Orientation.Vertical)
+        if race is not None:
+            self._add_race_docks(race)
 
         self.session_label = QLabel("No browser session", self)
         self.fps_label = QLabel("", self)
@@ -123,6 +132,33 @@ class StudioWindow(QMainWindow):
         self.view_menu = bar.addMenu("&View")
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&About Preflight Studio", self.about)
+
+    def _add_race_docks(self, race: RaceService) -> None:
+        """Observations, Element Inspector and Steps, the pick and record toggles, and the live view's routing."""
+        self.live_view.input_filter = race.filter_input
+        self.observations = ObservationsPanel(race, self.live_view, self)
+        self.inspector = InspectorPanel(race, self.live_view, self)
+        self.steps = StepsPanel(race, self)
+        self.typed_urls = TypedUrlRoute(self.url_bar.url_edit, race)
+        self.docks.add("observations", "Observations", self.observations, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+3")
+        self.docks.add("steps", "Steps", self.steps, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+4")
+        self.docks.add("inspector", "Element Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+5")
+        # The wide bottom area holds the tables as tabs; each comes to the front when it has news.
+        self.tabifyDockWidget(self.docks["events"], self.docks["observations"])
+        self.tabifyDockWidget(self.docks["observations"], self.docks["steps"])
+        self.resizeDocks([self.docks["inspector"]], [360], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["observations"]], [260], Qt.Orientation.Vertical)
+        self.docks["events"].raise_()
+        race.entryAdded.connect(lambda _entry: self.docks["observations"].raise_())
+        race.recordingChanged.connect(lambda on: self.docks["steps"].raise_() if on else None)
+        bar = QToolBar("Race preflight", self)
+        bar.setObjectName("race-bar")
+        bar.addAction(self.inspector.pick_action)
+        bar.addAction(self.steps.record_action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        race.errorOccurred.connect(lambda text: self.message_bar.show_message(text, "error"))
+        race.notice.connect(lambda text: self.message_bar.show_message(text, "info"))
+        self.steps.notice.connect(lambda text: self.message_bar.show_message(text, "info"))
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()

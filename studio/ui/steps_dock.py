@@ -1,0 +1,199 @@
+"""The Steps dock: the Record toggle, the current session's recorded steps, delete-last with undo, and Export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.app.race_service import RaceService
+from studio.browser.urls import path_of
+from studio.models.recording import RecordedStep
+
+if TYPE_CHECKING:  # the exporter takes ~0.6 s to import; the studio loads it on the first Export…
+    from studio.export import ExportResult
+    from studio.ui.export_dialog import ExportDialog
+
+RECORD_SHORTCUT = "Ctrl+E"  # as in Chrome DevTools' Recorder; F5 reloads the page
+COLUMNS = ("#", "Action", "Locator", "Value", "Facts", "Requests", "Outcome")
+
+
+def value_text(step: RecordedStep) -> str:
+    if step.action == "navigate":
+        return step.url
+    if step.key:
+        return step.key
+    if step.secret_env:
+        return f"${step.secret_env}"
+    return step.value or ""
+
+
+def requests_text(step: RecordedStep) -> str:
+    return ", ".join(f"{r.method} {urlsplit(r.url).path} {r.status if r.status is not None else 'failed'}"
+                     for r in step.requests)
+
+
+def outcome_text(step: RecordedStep) -> str:
+    outcome = step.outcome
+    if outcome is None:
+        return ""
+    parts = list(outcome.status_texts)
+    if outcome.url_after and outcome.url_after != outcome.url_before:
+        parts.append(f"→ {path_of(outcome.url_after)}")
+    return " · ".join(parts)
+
+
+class TypedUrlRoute(QObject):
+    """While recording, Enter in the URL field becomes a recorded navigation instead of a plain one."""
+
+    def __init__(self, url_edit: QLineEdit, service: RaceService) -> None:
+        super().__init__(url_edit)
+        self.url_edit = url_edit
+        self.service = service
+        url_edit.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (watched is self.url_edit and event.type() == QEvent.Type.KeyPress and self.service.recording
+                and isinstance(event, QKeyEvent) and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            self.service.navigate(self.url_edit.text())
+            return True
+        return False
+
+
+class StepsPanel(QWidget):
+    """Lists the steps of the session being recorded, as they are written to the project file."""
+
+    notice = Signal(str)
+
+    def __init__(self, service: RaceService, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.dialog: ExportDialog | None = None
+
+        self.record_action = QAction("Record", self)
+        self.record_action.setCheckable(True)
+        self.record_action.setShortcut(QKeySequence(RECORD_SHORTCUT))
+        self.record_action.setToolTip(f"Record your clicks, typing and typed URLs as test steps ({RECORD_SHORTCUT})")
+        self.record_action.toggled.connect(service.set_recording)
+        record_button = QToolButton(self)
+        record_button.setDefaultAction(self.record_action)
+        self.state = QLabel("Not recording.", self)
+        self.state.setWordWrap(True)
+
+        self.table = QTreeWidget(self)
+        self.table.setHeaderLabels(COLUMNS)
+        self.table.setRootIsDecorated(False)
+        self.table.setUniformRowHeights(True)
+        self.table.setAlternatingRowColors(True)
+        self.table.setAccessibleName("Recorded steps")
+        header = self.table.header()
+        header.setStretchLastSection(False)
+        for column, width in ((0, 30), (1, 66), (3, 170), (4, 44), (5, 210), (6, 240)):
+            self.table.setColumnWidth(column, width)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the locator is what matters most
+
+        self.delete_button = QPushButton("Delete Last", self)
+        self.delete_button.setToolTip("Delete the newest step from the project (Ctrl+Z in this panel undoes it)")
+        self.delete_button.clicked.connect(self.delete_last)
+        self.undo_action = QAction("Undo Delete", self)
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        # Only inside this panel: in the live view Ctrl+Z belongs to the page.
+        self.undo_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.undo_action.triggered.connect(self.undo_delete)
+        self.addAction(self.undo_action)
+        self.undo_button = QToolButton(self)
+        self.undo_button.setDefaultAction(self.undo_action)
+        self.export_button = QPushButton("Export…", self)
+        self.export_button.setToolTip("Write these steps as a Playwright test (Python or TypeScript)")
+        self.export_button.clicked.connect(self.ask_export)
+
+        head = QHBoxLayout()
+        head.addWidget(record_button)
+        head.addWidget(self.state, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.delete_button)
+        buttons.addWidget(self.undo_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(head)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(buttons)
+
+        service.recordingChanged.connect(self._recording_changed)
+        service.stepRecorded.connect(lambda _step: self.refresh())
+        service.stepsChanged.connect(self.refresh)
+        service.project.projectChanged.connect(lambda _path: self.refresh())
+        service.browser.sessionStarted.connect(lambda _id: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        steps = self.service.steps()
+        self.table.clear()
+        for step in steps:
+            item = QTreeWidgetItem([str(step.index), step.action, step.locator.python() if step.locator else "",
+                                    value_text(step), str(len(step.observations)), requests_text(step),
+                                    outcome_text(step)])
+            for column in (2, 3, 5, 6):
+                item.setToolTip(column, item.text(column))
+            if step.observations:
+                item.setToolTip(4, "Facts seen before the step: " + ", ".join(o.type for o in step.observations))
+            self.table.addTopLevelItem(item)
+        if steps:
+            self.table.scrollToItem(self.table.topLevelItem(len(steps) - 1))
+        self.delete_button.setEnabled(bool(steps))
+        self.export_button.setEnabled(bool(steps))
+        self.undo_action.setEnabled(self.service.can_undo)
+
+    def _recording_changed(self, on: bool) -> None:
+        if self.record_action.isChecked() != on:
+            self.record_action.blockSignals(True)
+            self.record_action.setChecked(on)
+            self.record_action.blockSignals(False)
+        self.record_action.setText("● Stop Recording" if on else "Record")
+        self.state.setText(f"Recording session {self.service.session_id}." if on else "Not recording.")
+        self.state.setStyleSheet("color:#b91c1c; font-weight:600;" if on else "")
+
+    def delete_last(self) -> None:
+        self.service.delete_last_step()
+
+    def undo_delete(self) -> None:
+        self.service.undo_delete()
+
+    def export_dialog(self) -> ExportDialog | None:
+        """A dialog for the current steps, not shown yet (tests drive it directly)."""
+        from studio.ui.export_dialog import ExportDialog
+
+        steps = self.service.steps()
+        if not steps:
+            return None
+        path = self.service.project.path
+        # Beside the project; an untitled project lives in a hidden data folder, so then beside the studio.
+        base = path.parent if path is not None and not self.service.project.untitled else Path.cwd()
+        return ExportDialog(steps, base / "exported-tests", self)
+
+    def ask_export(self) -> None:
+        self.dialog = self.export_dialog()
+        if self.dialog is not None:
+            self.dialog.exported.connect(self._exported)
+            self.dialog.open()  # window-modal without a nested loop (exec() would break qasync)
+
+    def _exported(self, result: ExportResult) -> None:
+        env = f" Set {', '.join(result.env_vars)} before running it." if result.env_vars else ""
+        self.notice.emit(f"Exported the test to {result.test_file}.{env}")

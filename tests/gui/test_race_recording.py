@@ -1,0 +1,148 @@
+"""Recording what the tester does in the live view, against a real Chromium and the demo app: clicks become
+steps with locators, requests and outcomes; typing becomes fill steps without secrets; the Export dialog
+previews and writes the test."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from urllib.parse import urlsplit
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+from studio.app.studio_app import StudioServices
+from studio.settings import StudioSettings
+from studio.store.inspection import sidecar
+from studio.ui.main_window import StudioWindow
+from studio.ui.synthetic_input import mouse_click
+
+pytestmark = [pytest.mark.gui, pytest.mark.browser]
+
+
+async def until(predicate, timeout=20.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        result = predicate()
+        if asyncio.iscoroutine(result):
+            result = await result
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.03)
+
+
+async def open_race_studio(url: str, folder):
+    services = StudioServices(StudioSettings())
+    window = StudioWindow(services.browser, services.project, services.settings, services.race)
+    window.closed = asyncio.get_running_loop().create_future()
+    # A named project: untitled ones are named by the second, and two tests can start within one.
+    assert services.project.new_project(folder / "race.studio")
+    window.resize(1500, 950)
+    window.show()
+    session = await services.browser.start(services.settings.session_options(viewport=(1280, 720)), url)
+    assert session is not None
+    await until(lambda: window.live_view.frames_painted > 0, what="a painted frame")
+    return services, window, session
+
+
+async def click_on(view, locator) -> None:
+    """A tester's click on the live view over the element, at where the page shows it now."""
+    await locator.scroll_into_view_if_needed()
+    box = await locator.bounding_box()
+    x, y = view.frame_rect().to_widget(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    mouse_click(view, QPoint(round(x), round(y)))
+
+
+def test_recording_a_click_on_add_to_cart_writes_a_step_and_exports_it(qloop, demo, tmp_path):
+    demo.configure(hydration_ms=(200, 200))
+
+    async def scenario():
+        services, window, session = await open_race_studio(demo.base_url + "/products", tmp_path)
+        page, view, steps = session.page, window.live_view, window.steps
+        project = services.project.project
+        try:
+            await page.locator('[data-testid="product-grid"][data-state="ready"]').wait_for()
+            steps.record_action.trigger()
+            assert services.race.recording and steps.record_action.text() == "● Stop Recording"
+            assert window.docks["steps"].isVisible()
+            await click_on(view, page.get_by_test_id("product-card").filter(has_text="iPhone 15 Pro")
+                           .get_by_role("button"))
+            await until(lambda: project.steps(session.id), what="the recorded step")
+            (step,) = project.steps(session.id)
+            assert (step.index, step.origin, step.action) == (0, "tester", "click")
+            assert step.locator.python() == ('page.get_by_test_id("product-card").filter(has_text="iPhone 15 Pro")'
+                                             '.get_by_role("button", name="Add to Cart", exact=True)')
+            requests = [(r.method, urlsplit(r.url).path, r.status) for r in step.requests]
+            assert ("POST", "/api/cart/add", 200) in requests
+            assert step.outcome.status_texts == ["iPhone 15 Pro added to cart"]
+            assert await page.get_by_test_id("cart-count").inner_text() == "1"  # the click reached the page once
+            await until(lambda: steps.table.topLevelItemCount() == 1, what="the Steps row")
+            row = [steps.table.topLevelItem(0).text(column) for column in range(7)]
+            assert row[:3] == ["0", "click", step.locator.python()]
+            assert "POST /api/cart/add 200" in row[5] and row[6] == "iPhone 15 Pro added to cart"
+
+            steps.record_action.trigger()
+            assert not services.race.recording
+            dialog = steps.export_dialog()
+            code = dialog.preview.toPlainText()
+            assert "def test_" in code and 'get_by_test_id("product-card")' in code and "/api/cart/add" in code
+            dialog.language.setCurrentIndex(1)
+            assert "getByTestId('product-card')" in dialog.preview.toPlainText() or \
+                'getByTestId("product-card")' in dialog.preview.toPlainText()
+            dialog.folder.setText(str(tmp_path / "add-to-cart"))
+            result = dialog.export()
+            assert result is not None and result.test_file.exists() and result.language == "typescript"
+            assert result.test_file.read_text(encoding="utf-8") == dialog.preview.toPlainText()
+        finally:
+            window.close()
+            await services.shutdown()
+
+    qloop.run_until_complete(scenario())
+
+
+def test_typing_into_the_login_form_records_fills_without_the_password(qloop, demo, tmp_path):
+    user = demo.create_user()
+
+    async def scenario():
+        services, window, session = await open_race_studio(demo.base_url + "/help", tmp_path)
+        page, view = session.page, window.live_view
+        project = services.project.project
+        path = project.path
+        try:
+            window.steps.record_action.trigger()
+            url_edit = window.url_bar.url_edit
+            url_edit.setText(demo.base_url.removeprefix("http://") + "/login")
+            QTest.keyClick(url_edit, Qt.Key.Key_Return)  # typed in the URL bar while recording: a step
+            await until(lambda: len(project.steps(session.id)) == 1, what="the navigate step")
+            await page.get_by_test_id("email-input").wait_for()
+
+            await click_on(view, page.get_by_test_id("email-input"))
+            QTest.keyClicks(view, user["email"])
+            await click_on(view, page.get_by_test_id("password-input"))
+            QTest.keyClicks(view, user["password"])
+            QTest.keyClick(view, Qt.Key.Key_Return)
+            await until(lambda: page.url.endswith("/dashboard"), what="the sign-in")
+            await until(lambda: len(project.steps(session.id)) == 4, what="four steps")
+
+            navigate, email, password, enter = project.steps(session.id)
+            assert navigate.action == "navigate" and navigate.url.endswith("/login")
+            assert (email.action, email.value, email.secret_env) == ("fill", user["email"], None)
+            assert email.locator is not None and "get_by_" in email.locator.python()
+            assert (password.action, password.value, password.secret_env) == ("fill", None, "STUDIO_PASSWORD")
+            assert (enter.action, enter.key) == ("press", "Enter")
+            assert enter.locator.python() == password.locator.python()
+            assert enter.outcome.url_after.endswith("/dashboard")
+            table = window.steps.table
+            await until(lambda: table.topLevelItemCount() == 4, what="the Steps rows")
+            assert table.topLevelItem(2).text(3) == "$STUDIO_PASSWORD"
+        finally:
+            window.close()
+            await services.shutdown()
+        stored = path.read_bytes() + (sidecar(path, "-wal").read_bytes() if sidecar(path, "-wal").exists() else b"")
+        assert user["email"].encode() in stored  # the steps are in this file …
+        assert user["password"].encode() not in stored  # … and the password is not, anywhere
+
+    qloop.run_until_complete(scenario())
