@@ -333,7 +333,11 @@ class RaceService(QObject):
             self._worker = None
 
     async def _recorded_gesture(self, start: InputAction, kind: str) -> None:
-        """Record the tester's click or Enter: facts and locator first, then the gesture reaches the page."""
+        """Record the tester's click or Enter: facts and locator first, then the gesture reaches the page.
+
+        All of it holds the lock, so a typed URL or an act() waits until this gesture and the input queued
+        behind it reached the page (a fill is only read after the keys that made it).
+        """
         performed = False
 
         async def perform() -> None:
@@ -341,33 +345,38 @@ class RaceService(QObject):
             performed = True
             await self._forward_gesture(start)
 
-        try:
-            async with self._lock:
-                await self.browser.input_sent()  # what was typed before is in the field now
-                race, recorder = self._require_race(), self.recorder
-                if kind == "press":
-                    ref = self._field.ref if self._field else None
-                    await self._flush_field()
-                    if ref is not None and recorder is not None:
-                        await recorder.record_external("press", ref, perform, key=start.key)
-                    return
-                await self._flush_field()
-                picked = await race.pick(start.x, start.y)
-                if picked is None or recorder is None:
-                    return
-                info, _ = picked
-                if is_text_field(info):
-                    await self._remember_field(info.ref)
-                    return  # focusing a field is not a step; the fill that follows is
-                await recorder.record_external("click", info.ref, perform)
-        except (RaceError, BrowserError, PlaywrightError) as error:
-            self._report(error, "recording your click" if kind == "click" else "recording the key press")
-        except asyncio.CancelledError:
-            performed = True  # shutting down: nothing to deliver to
-            raise
-        finally:
-            if not performed:
-                await perform()  # the tester's gesture is never lost, recorded or not
+        async with self._lock:
+            try:
+                await self._record_gesture(start, kind, perform)
+            except (RaceError, BrowserError, PlaywrightError) as error:
+                self._report(error, "recording your click" if kind == "click" else "recording the key press")
+            except asyncio.CancelledError:
+                performed = True  # shutting down: nothing to deliver to
+                raise
+            finally:
+                if not performed:
+                    await perform()  # the tester's gesture is never lost, recorded or not
+
+    async def _record_gesture(self, start: InputAction, kind: str, perform: Callable[[], Coroutine]) -> None:
+        race, recorder = self._require_race(), self.recorder
+        if recorder is None:
+            return
+        await self.browser.input_sent()  # a wheel turn just before the click decides what is at the point
+        if kind == "press":
+            ref = self._field.ref if self._field else None
+            await self._flush_field()
+            if ref is not None:
+                await recorder.record_external("press", ref, perform, key=start.key)
+            return
+        await self._flush_field()
+        picked = await race.pick(start.x, start.y)
+        if picked is None:
+            return
+        info, _ = picked
+        if is_text_field(info):
+            await self._remember_field(info.ref)
+            return  # focusing a field is not a step; the fill that follows is
+        await recorder.record_external("click", info.ref, perform)
 
     async def _forward_gesture(self, start: InputAction) -> None:
         """Send the press and everything queued after it up to its release (waiting for the release)."""
@@ -405,6 +414,7 @@ class RaceService(QObject):
         remembered, self._field = self._field, None
         if remembered is None or self.recorder is None:
             return
+        await self.browser.input_sent()  # the keys typed last may still be on their way to the field
         value = await self._field_value(remembered.locator)
         if value is None or value == remembered.before:
             return

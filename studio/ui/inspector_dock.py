@@ -152,8 +152,8 @@ class InspectorPanel(QWidget):
         self.live_view.setCursor(Qt.CursorShape.CrossCursor if on else Qt.CursorShape.ArrowCursor)
         self.hint.setText("Click an element in the page to inspect it. Esc leaves without picking." if on
                           else f"Press {PICK_SHORTCUT}, then click an element in the page.")
-        if not on and self.inspection is None:
-            self.live_view.clear_highlights()
+        if not on:
+            self.live_view.clear_highlights()  # the hover box; a pick draws the picked element next
 
     def _hovered(self, picked: tuple[ElementInfo, Rect] | None) -> None:
         if picked is None:

@@ -112,6 +112,10 @@ def test_a_preflight_click_on_a_covered_button_reports_the_scrim_and_draws_it(ql
                                                              "(no locator: the element is gone)")
             view.set_highlights(view.highlights, hold_ms=50)  # they clear by themselves
             await until(lambda: not view.highlights, what="the highlights to clear")
+
+            race.act("click", "e99999")  # an engine error is a sentence in the message bar, not a traceback
+            await until(lambda: window.message_bar.isVisible(), what="the error")
+            assert window.message_bar.label.text().startswith("There is no element 'e99999'. Take a snapshot")
         finally:
             window.close()
             await services.shutdown()

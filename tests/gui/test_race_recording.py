@@ -113,10 +113,14 @@ def test_typing_into_the_login_form_records_fills_without_the_password(qloop, de
         path = project.path
         try:
             window.steps.record_action.trigger()
+            await click_on(view, page.get_by_test_id("help-search"))
+            QTest.keyClicks(view, "dispute")
             url_edit = window.url_bar.url_edit
             url_edit.setText(demo.base_url.removeprefix("http://") + "/login")
             QTest.keyClick(url_edit, Qt.Key.Key_Return)  # typed in the URL bar while recording: a step
-            await until(lambda: len(project.steps(session.id)) == 1, what="the navigate step")
+            await until(lambda: len(project.steps(session.id)) == 2, what="the search and navigate steps")
+            search, navigate = project.steps(session.id)
+            assert (search.action, search.value) == ("fill", "dispute"), search.locator.python()
             await page.get_by_test_id("email-input").wait_for()
 
             await click_on(view, page.get_by_test_id("email-input"))
@@ -125,9 +129,9 @@ def test_typing_into_the_login_form_records_fills_without_the_password(qloop, de
             QTest.keyClicks(view, user["password"])
             QTest.keyClick(view, Qt.Key.Key_Return)
             await until(lambda: page.url.endswith("/dashboard"), what="the sign-in")
-            await until(lambda: len(project.steps(session.id)) == 4, what="four steps")
+            await until(lambda: len(project.steps(session.id)) == 5, what="five steps")
 
-            navigate, email, password, enter = project.steps(session.id)
+            _, navigate, email, password, enter = project.steps(session.id)
             assert navigate.action == "navigate" and navigate.url.endswith("/login")
             assert (email.action, email.value, email.secret_env) == ("fill", user["email"], None)
             assert email.locator is not None and "get_by_" in email.locator.python()
@@ -136,8 +140,8 @@ def test_typing_into_the_login_form_records_fills_without_the_password(qloop, de
             assert enter.locator.python() == password.locator.python()
             assert enter.outcome.url_after.endswith("/dashboard")
             table = window.steps.table
-            await until(lambda: table.topLevelItemCount() == 4, what="the Steps rows")
-            assert table.topLevelItem(2).text(3) == "$STUDIO_PASSWORD"
+            await until(lambda: table.topLevelItemCount() == 5, what="the Steps rows")
+            assert table.topLevelItem(3).text(3) == "$STUDIO_PASSWORD" and table.topLevelItem(4).text(3) == "Enter"
         finally:
             window.close()
             await services.shutdown()
