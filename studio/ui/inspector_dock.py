@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
+    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -85,17 +85,12 @@ class InspectorPanel(QWidget):
         self.siblings = QListWidget(self)
         self.facts = QListWidget(self)
         self.facts.setWordWrap(True)
-        self.siblings_title = QLabel("Siblings", self)
-        lists = QSplitter(Qt.Orientation.Vertical, self)
-        for title, widget in ((QLabel("Ancestors", self), self.ancestors), (self.siblings_title, self.siblings),
-                              (QLabel("Observations now", self), self.facts)):
-            box = QWidget(self)
-            box_layout = QVBoxLayout(box)
-            box_layout.setContentsMargins(0, 0, 0, 0)
-            box_layout.setSpacing(2)
-            box_layout.addWidget(title)
-            box_layout.addWidget(widget)
-            lists.addWidget(box)
+        # One list at a time: the facts first, as they are what stands between a test and a click.
+        self.lists = QTabWidget(self)
+        self.lists.addTab(self.facts, "Observations")
+        self.lists.addTab(self.ancestors, "Ancestors")
+        self.lists.addTab(self.siblings, "Siblings")
+        self.lists.setMinimumHeight(140)
 
         self.observe_button = QPushButton("Observe", self)
         self.observe_button.setToolTip("Check the element's state without acting (the facts go to Observations)")
@@ -113,9 +108,9 @@ class InspectorPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(head)
         layout.addLayout(form)
-        layout.addWidget(locators)
-        layout.addWidget(lists, 1)
         layout.addLayout(buttons)
+        layout.addWidget(locators)
+        layout.addWidget(self.lists, 1)
 
         service.pickModeChanged.connect(self._pick_mode_changed)
         service.hovered.connect(self._hovered)
@@ -178,7 +173,8 @@ class InspectorPanel(QWidget):
                 line = describe_element(item)
                 view.addItem(line)
                 view.item(view.count() - 1).setToolTip(line)
-        self.siblings_title.setText(f"Siblings ({len(inspection.siblings)})")
+        self.lists.setTabText(1, f"Ancestors ({len(inspection.ancestors)})")
+        self.lists.setTabText(2, f"Siblings ({len(inspection.siblings)})")
         self._show_facts([fact_sentence(fact) for fact in inspection.observations])
         self._enable(True)
         if inspection.box is not None:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QScrollArea,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -142,7 +143,12 @@ class StudioWindow(QMainWindow):
         self.typed_urls = TypedUrlRoute(self.url_bar.url_edit, race)
         self.docks.add("observations", "Observations", self.observations, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+3")
         self.docks.add("steps", "Steps", self.steps, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+4")
-        self.docks.add("inspector", "Element Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+5")
+        # Scrollable, so the inspector's many fields never force the window taller than a laptop screen.
+        inspector_area = QScrollArea(self)
+        inspector_area.setWidget(self.inspector)
+        inspector_area.setWidgetResizable(True)
+        inspector_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.docks.add("inspector", "Element Inspector", inspector_area, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+5")
         # The wide bottom area holds the tables as tabs; each comes to the front when it has news.
         self.tabifyDockWidget(self.docks["events"], self.docks["observations"])
         self.tabifyDockWidget(self.docks["observations"], self.docks["steps"])

@@ -154,7 +154,7 @@ def test_pick_mode_picks_the_element_without_clicking_it(qloop, demo, tmp_path):
             fields = {key: label.text() for key, label in inspector.fields.items()}
             assert fields["role"] == "button" and fields["name"] == "Add to Cart" and fields["testId"] == "add-to-cart"
             assert "article [data-testid=product-card]" in inspector.ancestors.item(0).text()
-            assert inspector.siblings_title.text() == f"Siblings ({inspector.siblings.count()})"
+            assert inspector.lists.tabText(2) == f"Siblings ({inspector.siblings.count()})"
             assert any(inspector.facts.item(row).text() == "Attached to the page" for row in range(inspector.facts.count()))
             await asyncio.sleep(0.5)
             assert await page.get_by_test_id("cart-count").inner_text() == "0" and posts == []
