@@ -118,3 +118,17 @@ def test_no_root_sandbox_flag_for_normal_users(monkeypatch):
     assert "--no-sandbox" not in discovery.launch_args()
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     assert "--no-sandbox" in discovery.launch_args()
+
+
+def test_the_live_view_never_goes_back_in_time():
+    from types import SimpleNamespace
+
+    from studio.browser.screencast import LiveScreencast
+    from studio.models.browser import SessionOptions
+
+    shown = []
+    cast = LiveScreencast(SimpleNamespace(options=SessionOptions()), shown.append)  # only the frame sink is used
+    for timestamp in (1.0, 3.0, 2.0, 4.0, 3.5, 5.0):  # frames arrive out of capture order
+        cast._on_frame({"data": b"jpeg", "timestamp": timestamp, "viewportWidth": 1280, "viewportHeight": 720})
+    assert [frame.timestamp for frame in shown] == [1.0, 3.0, 4.0, 5.0]
+    assert cast.frames_out_of_order == 2

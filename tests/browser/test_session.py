@@ -226,3 +226,25 @@ async def test_screencast_streams_frames_and_input_reaches_the_page(demo, sessio
     assert await session.page.get_by_test_id("help-search").input_value() == "password"
     await forwarder.stop()
     await cast.stop()
+
+
+async def test_the_last_frame_shows_the_page_as_it_is(demo, session):
+    # The products page removes its loading scrim after hydrating; the live view must end on the page
+    # without it, even though frames reach us out of capture order.
+    import io
+
+    from PIL import Image, ImageChops
+
+    demo.configure(hydration_ms=(800, 800))
+    for _ in range(3):
+        frames = []
+        cast = LiveScreencast(session, frames.append)
+        await cast.start()
+        await session.goto(demo.base_url + "/products")
+        await session.page.get_by_test_id("loading-scrim").wait_for(state="hidden")
+        await asyncio.sleep(1.0)  # the cards' fade-in ends; no more frames after that
+        await cast.stop()
+        last = Image.open(io.BytesIO(frames[-1].jpeg)).convert("L")
+        truth = Image.open(io.BytesIO(await session.page.screenshot())).convert("L").resize(last.size)
+        differing = sum(1 for value in ImageChops.difference(last, truth).get_flattened_data() if value > 40)
+        assert differing < 2000, f"the live view is stale: {differing} pixels differ from the page"
