@@ -53,7 +53,12 @@ class ProjectService(QObject):
         return self.project.path if self.project else None
 
     def open_untitled(self) -> None:
-        path = scratch_folder() / time.strftime("untitled-%Y%m%d-%H%M%S.studio")
+        stamp = time.strftime("untitled-%Y%m%d-%H%M%S")
+        path = scratch_folder() / f"{stamp}.studio"
+        number = 2
+        while path.exists():  # two windows (or tests) within the same second
+            path = scratch_folder() / f"{stamp}-{number}.studio"
+            number += 1
         if self._switch(lambda: ProjectFile.create(path)):
             self.untitled = True
             self.projectChanged.emit(str(path))

@@ -145,3 +145,12 @@ def test_closing_the_window_resolves_closed(studio, qloop):
     window.show()
     window.close()
     assert window.closed.done()
+
+
+def test_untitled_projects_opened_in_the_same_second_do_not_collide(studio):
+    services, _ = studio
+    paths = []
+    for _ in range(3):
+        services.project.open_untitled()
+        paths.append(services.project.path)
+    assert len(set(paths)) == 3 and services.project.untitled
