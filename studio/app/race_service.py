@@ -12,7 +12,6 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -21,12 +20,13 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.app.browser_service import BrowserService
 from studio.app.project_service import ProjectService
+from studio.app.race_entries import Inspection, RaceEntry, RememberedField, is_text_field, starts_step
 from studio.app.tasks import TaskOwner
 from studio.browser.errors import BrowserError, describe_navigation_failure, first_line
 from studio.browser.input import InputAction
 from studio.browser.urls import normalize_url
 from studio.models.locator import LocatorSpec
-from studio.models.race import ActionName, ActionOutcome, ElementInfo, Observation, Rect
+from studio.models.race import ActionName, Rect
 from studio.models.recording import RecordedStep
 from studio.race.actions import ActionRunner
 from studio.race.errors import RaceError
@@ -36,61 +36,9 @@ from studio.race.recorder import StepRecorder
 
 log = logging.getLogger(__name__)
 
-TEXT_ROLES = {"textbox", "searchbox", "spinbutton"}
 GESTURE_WAIT_S = 10.0  # how long a recorded press waits for its release before releasing it itself
 HOVER_SPACING_S = 0.04
 RectsCallback = Callable[[dict[str, Rect | None]], None]
-
-
-@dataclass(eq=False)
-class RaceEntry:
-    """One observe or action on the live page, as the Observations dock lists it.
-
-    It is shown as soon as the facts are in; `locator` follows (entryUpdated), as synthesis takes longer.
-    """
-
-    at: float  # ms since the epoch
-    action: str  # an ActionName, or "observe"
-    ref: str
-    observations: list[Observation]
-    outcome: ActionOutcome | None = None  # None for observe
-    locator: LocatorSpec | None = None
-    locating: bool = True
-
-    @property
-    def acted(self) -> bool | None:
-        return None if self.outcome is None else self.outcome.acted
-
-    def seed_json(self) -> Any:
-        """The seed's shape: an action's response, or observe_element_state's array of observations."""
-        if self.outcome is not None:
-            return self.outcome.to_seed_json()
-        return [item.model_dump(mode="json") for item in self.observations]
-
-
-@dataclass(frozen=True)
-class Inspection:
-    """Everything the inspector shows about one element."""
-
-    element: ElementInfo
-    box: Rect | None
-    ancestors: list[ElementInfo]
-    siblings: list[ElementInfo]
-    locator: LocatorSpec | None
-    observations: list[Observation] = field(default_factory=list)
-
-
-@dataclass
-class _Field:
-    """A text field the tester clicked while recording: its value then, to tell whether typing changed it."""
-
-    ref: str
-    locator: LocatorSpec
-    before: str
-
-
-def is_text_field(info: ElementInfo) -> bool:
-    return info.role in TEXT_ROLES or info.tag == "textarea" or (info.role == "combobox" and info.tag == "input")
 
 
 async def _nothing() -> None:
@@ -127,7 +75,7 @@ class RaceService(QObject):
         self._queue: deque[InputAction] = deque()
         self._arrived = asyncio.Event()
         self._worker: asyncio.Task | None = None
-        self._field: _Field | None = None
+        self._field: RememberedField | None = None
         self._swallow_up = False
         self._hover_point: tuple[float, float] | None = None
         self._hover_task: asyncio.Task | None = None
@@ -294,7 +242,7 @@ class RaceService(QObject):
             return True
         if self.picking:
             return self._pick_input(action)
-        if self._queue or self._worker is not None or (self.recording and _starts_step(action)):
+        if self._queue or self._worker is not None or (self.recording and starts_step(action)):
             self._queue.append(action)
             self._arrived.set()
             if self._worker is None:
@@ -322,7 +270,7 @@ class RaceService(QObject):
         try:
             while self._queue:
                 action = self._queue.popleft()
-                recording = self.recording and self.recorder is not None and _starts_step(action)
+                recording = self.recording and self.recorder is not None and starts_step(action)
                 if recording and action.kind == "down":
                     await self._recorded_gesture(action, "click")
                 elif recording and self._field is not None:
@@ -401,7 +349,7 @@ class RaceService(QObject):
 
     async def _remember_field(self, ref: str) -> None:
         locator = await synthesize(self._require_race(), ref)
-        self._field = _Field(ref, locator, await self._field_value(locator) or "")
+        self._field = RememberedField(ref, locator, await self._field_value(locator) or "")
 
     async def _field_value(self, locator: LocatorSpec) -> str | None:
         try:
@@ -554,11 +502,6 @@ class RaceService(QObject):
     async def shutdown(self) -> None:
         self.picking = self.recording = False
         await self._tasks.cancel_all()
-
-
-def _starts_step(action: InputAction) -> bool:
-    return (action.kind == "down" and action.button == "left" and action.click_count == 1) or (
-        action.kind == "key_down" and action.key == "Enter")
 
 
 def _now() -> float:

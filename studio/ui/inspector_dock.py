@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.race_service import Inspection, RaceEntry, RaceService
+from studio.app.race_entries import Inspection, RaceEntry
+from studio.app.race_service import RaceService
 from studio.models.race import ElementInfo, Rect
 from studio.ui.live_view import Highlight, LiveView
 from studio.ui.observations_dock import TARGET, describe_element, fact_sentence, monospace

@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.race_service import RaceEntry, RaceService
+from studio.app.race_entries import RaceEntry
+from studio.app.race_service import RaceService
 from studio.models.race import ElementInfo, Observation, Rect
 from studio.ui.live_view import Highlight, LiveView
 
