@@ -98,9 +98,13 @@ def test_typing_a_url_navigates_and_updates_the_events_and_project(qloop, demo):
             QTest.keyClick(window.url_bar.url_edit, Qt.Key.Key_Return)
             await until(lambda: session.page.url.endswith("/nowhere"), what="navigation")
             await until(lambda: window.url_bar.url_edit.text().endswith("/nowhere") or window.url_bar.url_edit.hasFocus())
-            window.events.model.flush()
-            kinds = {(row.category, row.level) for row in window.events.model.rows}
-            assert ("network", "404") in kinds and ("navigation", "") in kinds
+            def kinds():
+                window.events.model.flush()
+                return {(row.category, row.level) for row in window.events.model.rows}
+
+            # The 404 response, the navigation and Chromium's console line about the 404 arrive separately.
+            await until(lambda: {("network", "404"), ("navigation", ""), ("console", "error")} <= kinds(),
+                        what="the 404's events")
             window.events.errors_only.setChecked(True)
             visible = {window.events.proxy.index(r, 1).data() for r in range(window.events.proxy.rowCount())}
             # Chromium also logs "Failed to load resource … 404" to the console: both are errors.
