@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QScrollArea,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -157,11 +156,11 @@ class StudioWindow(QMainWindow):
         self.docks["events"].raise_()
         race.entryAdded.connect(lambda _entry: self.docks["observations"].raise_())
         race.recordingChanged.connect(lambda on: self.docks["steps"].raise_() if on else None)
-        bar = QToolBar("Race preflight", self)
-        bar.setObjectName("race-bar")
-        bar.addAction(self.inspector.pick_action)
-        bar.addAction(self.steps.record_action)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        # Pick and Record sit at the end of the navigation bar: a second toolbar on the same row would take
+        # the width the address field needs.
+        self.url_bar.addSeparator()
+        self.url_bar.addAction(self.inspector.pick_action)
+        self.url_bar.addAction(self.steps.record_action)
         race.errorOccurred.connect(lambda text: self.message_bar.show_message(text, "error"))
         race.notice.connect(lambda text: self.message_bar.show_message(text, "info"))
         self.steps.notice.connect(lambda text: self.message_bar.show_message(text, "info"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import QLineEdit, QProgressBar, QStyle, QToolBar, QWidget
+from PySide6.QtWidgets import QLineEdit, QProgressBar, QSizePolicy, QStyle, QToolBar, QWidget
 
 from studio.app.browser_service import BrowserService
 
@@ -26,6 +26,8 @@ class UrlBar(QToolBar):
         self.url_edit.setPlaceholderText("Type a URL, e.g. http://127.0.0.1:8000/, and press Enter")
         self.url_edit.setClearButtonEnabled(True)
         self.url_edit.setAccessibleName("Address")
+        self.url_edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.url_edit.setMinimumWidth(320)
         self.url_edit.returnPressed.connect(self._go)
         self.addWidget(self.url_edit)
         self.busy = QProgressBar(self)
@@ -56,5 +58,6 @@ class UrlBar(QToolBar):
         self.service.navigate(self.url_edit.text())
 
     def _show_url(self, url: str) -> None:
-        if not self.url_edit.hasFocus():
+        # Keep only what the tester is typing; focus alone (a new window focuses this field) is not typing.
+        if not (self.url_edit.hasFocus() and self.url_edit.isModified()):
             self.url_edit.setText(url)

@@ -175,3 +175,22 @@ def test_wheel_scrolls_and_double_click_reaches_the_page(qloop, demo):
 
 async def _greater(awaitable, bound):
     return (await awaitable) > bound
+
+
+def test_the_address_field_follows_the_page_unless_the_tester_is_typing(qloop, demo):
+    async def scenario():
+        services, window, session = await open_studio(demo.base_url + "/help")
+        edit = window.url_bar.url_edit
+        try:
+            edit.setFocus()
+            await until(lambda: edit.text().endswith("/help"), what="the URL of the page")
+            edit.setText("http://half-typed")
+            edit.setModified(True)  # as after the tester's own keystrokes
+            await session.goto(demo.base_url + "/privacy")
+            await asyncio.sleep(0.3)
+            assert edit.text() == "http://half-typed"  # not overwritten under the tester's fingers
+        finally:
+            window.close()
+            await services.shutdown()
+
+    qloop.run_until_complete(scenario())
