@@ -121,6 +121,79 @@ class NoticeEvent(EngineEvent):
     message: str
 
 
+class PreflightStarted(EngineEvent):
+    """Seed 000: a preflight began for a request."""
+
+    type: Literal["preflight_started"] = "preflight_started"
+    job_id: str
+    request: str
+    url: str | None = None
+
+
+class PreflightProgress(EngineEvent):
+    """Seed 000: the preflight moved on (an objective, a page visited), within its step budget."""
+
+    type: Literal["preflight_progress"] = "preflight_progress"
+    job_id: str
+    objective: str
+    message: str
+    step: int
+    max_steps: int
+
+
+class PreflightQuestion(EngineEvent):
+    """Seed 000: the preflight paused to ask the human (at most two questions)."""
+
+    type: Literal["preflight_question"] = "preflight_question"
+    job_id: str
+    questions: list[dict]
+
+
+class PreflightCompleted(EngineEvent):
+    """Seed 000: the preflight finished; its context_collection is stored with the job."""
+
+    type: Literal["preflight_completed"] = "preflight_completed"
+    job_id: str
+    confidence: dict
+    steps: int
+    seconds: float
+
+
+class MainJobStarted(EngineEvent):
+    """Seed 000: a playground agent (new suite, new cases, edit cases) started."""
+
+    type: Literal["main_job_started"] = "main_job_started"
+    job_id: str
+    kind: str
+    total_items: int = 0
+
+
+class ItemProgress(EngineEvent):
+    """Seed 000: one item (a suite, a case) of the main job was done, skipped or failed."""
+
+    type: Literal["item_progress"] = "item_progress"
+    job_id: str
+    item: str
+    index: int
+    total: int
+    status: str
+    message: str = ""
+
+
+class MainJobCompleted(EngineEvent):
+    """Seed 000: the main job ended (completed, cancelled, budget exhausted or failed) with a summary."""
+
+    type: Literal["main_job_completed"] = "main_job_completed"
+    job_id: str
+    kind: str
+    status: str
+    summary: dict
+
+
+JOB_EVENT_TYPES = ("preflight_started", "preflight_progress", "preflight_question", "preflight_completed",
+                   "main_job_started", "item_progress", "main_job_completed")
+
+
 AnyEvent = Annotated[
     Union[
         SessionStarted,
@@ -132,6 +205,13 @@ AnyEvent = Annotated[
         ScreenshotEvent,
         ProgressEvent,
         NoticeEvent,
+        PreflightStarted,
+        PreflightProgress,
+        PreflightQuestion,
+        PreflightCompleted,
+        MainJobStarted,
+        ItemProgress,
+        MainJobCompleted,
     ],
     Field(discriminator="type"),
 ]

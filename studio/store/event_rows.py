@@ -8,6 +8,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from studio.models.events import (
+    JOB_EVENT_TYPES,
     ConsoleEvent,
     EngineEvent,
     NavigationEvent,
@@ -125,6 +126,15 @@ WRITERS: dict[str, Writer] = {
     "screenshot": _screenshot,
     "notice": _notice,
 }
+
+
+def _job_event(db: Database, event: EngineEvent) -> None:
+    # Seed 000's job events are kept whole, in order, per job.
+    db.execute("INSERT INTO job_events (job_id, at, type, data) VALUES (?,?,?,?)",
+               (getattr(event, "job_id"), event.at, event.type, event.model_dump_json()))
+
+
+WRITERS.update({kind: _job_event for kind in JOB_EVENT_TYPES})
 
 
 def write_event(db: Database, event: EngineEvent) -> bool:

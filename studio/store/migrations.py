@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from sqlite_utils import Database
 
+from studio.store.playground_schema import create_playground_tables
 from studio.store.steps import create_steps_table
 from studio.store.schema import SCHEMA_MAJOR, SchemaVersion, create_base_schema, set_version
 
@@ -17,6 +18,7 @@ Migration = Callable[[Database], None]
 # An incompatible change (dropping or retyping a column) is a SCHEMA_MAJOR bump, which older builds refuse.
 MIGRATIONS: list[Migration] = [
     create_steps_table,  # 1.1: recorded steps (race preflight recorder)
+    create_playground_tables,  # 1.2: suites, cases, jobs, catalogues, site cache, LLM calls (seed 000)
 ]
 
 

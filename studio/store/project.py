@@ -17,6 +17,9 @@ from typing import Any
 from sqlite_utils import Database
 
 from studio import __version__
+from studio.store.cases import CaseStore
+from studio.store.jobs import JobStore
+from studio.store.llm_calls import LLMCallStore
 from studio.models.recording import RecordedStep
 from studio.store.steps import insert_step, next_step_index, pop_last_step, select_steps
 from studio.models.events import EngineEvent
@@ -63,6 +66,10 @@ class ProjectFile:
         self.version = version
         self._identity = _file_identity(path)
         self._closed = False
+        # Playground records (seed 000) live in small stores of their own rather than on this class.
+        self.cases = CaseStore(db)
+        self.jobs = JobStore(db)
+        self.llm_calls = LLMCallStore(db)
 
     # -- opening -----------------------------------------------------------------------------------------------
 

@@ -1,0 +1,78 @@
+"""Preflight and playground jobs in the project file: their state (so a paused job survives a restart),
+their events, the page catalogues they built, and the per-origin site cache."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from sqlite_utils import Database
+
+from studio.models.catalog import PageCatalog
+from studio.models.context import JobRecord
+
+
+class JobStore:
+    """project.jobs: save and load jobs, their seed events, page catalogues and cached site maps."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def save(self, job: JobRecord) -> JobRecord:
+        job = job.model_copy(update={"updated_at": time.time() * 1000})
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT OR REPLACE INTO jobs (id, kind, status, created_at, updated_at, data) VALUES (?,?,?,?,?,?)",
+                (job.id, job.kind, job.status, job.created_at, job.updated_at, job.model_dump_json()))
+        return job
+
+    def get(self, job_id: str) -> JobRecord | None:
+        row = self.db.execute("SELECT data FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        return JobRecord.model_validate_json(row[0]) if row else None
+
+    def list(self, kind: str | None = None, status: str | None = None) -> list[JobRecord]:
+        sql, params = "SELECT data FROM jobs WHERE 1=1", []
+        if kind:
+            sql += " AND kind = ?"
+            params.append(kind)
+        if status:
+            sql += " AND status = ?"
+            params.append(status)
+        rows = self.db.execute(sql + " ORDER BY created_at", params).fetchall()
+        return [JobRecord.model_validate_json(row[0]) for row in rows]
+
+    def latest_paused(self, kind: str | None = None) -> JobRecord | None:
+        paused = self.list(kind=kind, status="paused")
+        return paused[-1] if paused else None
+
+    # -- events ----------------------------------------------------------------------------------
+
+    def events(self, job_id: str) -> list[dict]:
+        rows = self.db.execute("SELECT data FROM job_events WHERE job_id = ? ORDER BY id", (job_id,)).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    # -- page catalogues and the site cache --------------------------------------------------------
+
+    def save_catalog(self, job_id: str, catalog: PageCatalog) -> None:
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT OR REPLACE INTO page_catalogs (job_id, path, at, data) VALUES (?,?,?,?)",
+                (job_id, catalog.path, time.time() * 1000, catalog.model_dump_json()))
+
+    def catalogs(self, job_id: str) -> list[PageCatalog]:
+        rows = self.db.execute("SELECT data FROM page_catalogs WHERE job_id = ? ORDER BY id", (job_id,)).fetchall()
+        return [PageCatalog.model_validate_json(row[0]) for row in rows]
+
+    def cache_site(self, origin: str, resolved_base_url: str, data: dict) -> None:
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT OR REPLACE INTO site_cache (origin, resolved_base_url, updated_at, data) VALUES (?,?,?,?)",
+                (origin, resolved_base_url, time.time() * 1000, json.dumps(data)))
+
+    def cached_site(self, origin: str) -> tuple[str, dict] | None:
+        row = self.db.execute("SELECT resolved_base_url, data FROM site_cache WHERE origin = ?", (origin,)).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def forget_site(self, origin: str) -> None:
+        with self.db.atomic():
+            self.db.execute("DELETE FROM site_cache WHERE origin = ?", (origin,))
