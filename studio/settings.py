@@ -14,6 +14,7 @@ from platformdirs import user_config_dir
 from pydantic import BaseModel, Field, ValidationError
 
 from studio.models.browser import SessionOptions
+from studio.models.llm import LLMSettings
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,7 @@ class StudioSettings(BaseModel):
     viewport: tuple[int, int] = (1280, 720)
     recent_projects: list[str] = Field(default_factory=list)
     last_url: str | None = None
+    llm: LLMSettings = Field(default_factory=LLMSettings)
 
     def session_options(self, **overrides: object) -> SessionOptions:
         """SessionOptions for a new browser session built from these settings."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 CallOutcome = Literal["ok", "repaired", "invalid", "rate_limited", "server_error", "timeout", "error",
                       "budget_exhausted"]
@@ -23,3 +23,42 @@ class LLMCall(BaseModel):
     cost_usd: float = 0
     outcome: CallOutcome
     error: str | None = None
+
+
+class ModelPrice(BaseModel):
+    """What a model costs, in US dollars per million tokens."""
+
+    input_per_million: float
+    output_per_million: float
+
+
+DEFAULT_PRICES: dict[str, ModelPrice] = {
+    "gpt-4o-mini": ModelPrice(input_per_million=0.15, output_per_million=0.60),
+    "gpt-4o": ModelPrice(input_per_million=2.50, output_per_million=10.00),
+    "gpt-4.1-mini": ModelPrice(input_per_million=0.40, output_per_million=1.60),
+    "gpt-4.1": ModelPrice(input_per_million=2.00, output_per_million=8.00),
+}
+
+
+class LLMSettings(BaseModel):
+    """Which OpenAI-compatible endpoint to use (none: offline heuristics). The key is never stored here."""
+
+    base_url: str | None = None
+    model: str = "gpt-4o-mini"
+    timeout_s: float = 30.0
+    max_repairs: int = 2
+    max_retries: int = 3
+    prices: dict[str, ModelPrice] = Field(default_factory=lambda: dict(DEFAULT_PRICES))
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url)
+
+
+class JobBudget(BaseModel):
+    """Hard limits of one job; reaching one ends the job cleanly, keeping everything done so far."""
+
+    max_steps: int = 40
+    max_tokens: int = 60_000
+    max_seconds: float = 120.0
+    max_cost_usd: float = 0.50
