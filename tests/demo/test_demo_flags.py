@@ -91,3 +91,12 @@ async def test_dispute_phone_required_adds_a_required_field(api, demo, page, sig
     async with api.post("/api/disputes", json=body, headers={"Authorization": f"Bearer {user['token']}"}) as response:
         assert response.status == 400
         assert set((await response.json())["fields"]) == {"phone"}
+
+
+async def test_active_flags_are_bootstrapped_into_the_page(demo, page):
+    await page.goto(demo.base_url + "/privacy")
+    assert await page.evaluate("document.body.dataset.featureFlags") == ""
+    demo.set_flag("new_cta_labels", True)
+    demo.set_flag("alerts_route", "gone")
+    await page.reload()
+    assert await page.evaluate("document.body.dataset.featureFlags") == "new_cta_labels,alerts_route=gone"
