@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import openai
 from pydantic import BaseModel
@@ -62,6 +63,11 @@ class LanguageModel:
         self._sink = sink
         self._prices = PriceTable(settings.prices)
         self._retries = RetryPolicy(settings.max_retries, backoff_base_s=backoff_base_s)
+        # A typo such as "localhost:11434/v1" would only show as four connection errors; say what is wrong instead.
+        parts = urlsplit(self.base_url)
+        self._address_problem = None if parts.scheme in ("http", "https") and parts.hostname else (
+            f"The model address {self.base_url!r} in Settings is not an http(s) address (for example "
+            f"http://127.0.0.1:11434/v1). {OFFLINE_FALLBACK}")
         # max_retries=0: every attempt is ours to record, to budget and to explain (see studio.llm.retries).
         self._client = openai.AsyncOpenAI(base_url=self.base_url, api_key=key or PLACEHOLDER_KEY,
                                           timeout=settings.timeout_s, max_retries=0)
@@ -146,12 +152,18 @@ class LanguageModel:
 
     async def _complete(self, purpose: str, job_id: str | None, budget: Budget, **request: Any) -> _Answer:
         """One usable HTTP answer, retrying what can be retried; raises ModelUnavailable or BudgetExhausted."""
+        if self._address_problem:
+            self._record(purpose, job_id, "error", error="the model address is not an http(s) address")
+            raise ModelUnavailable(self._address_problem)
         tries = 0
         while True:
             self._check_budget(purpose, job_id, budget)
+            # No attempt may outlive the job's time budget.
+            timeout = max(0.05, min(self.settings.timeout_s, budget.remaining_seconds))
             started = time.monotonic()
             try:
-                completion = await self._client.chat.completions.create(model=self.model, **request)
+                completion = await self._client.chat.completions.create(model=self.model, timeout=timeout,
+                                                                        **request)
             except openai.APIError as error:
                 latency_ms = (time.monotonic() - started) * 1000
                 failed = classify(error)
@@ -162,6 +174,7 @@ class LanguageModel:
                     raise ModelUnavailable(self._scrub(unavailable_sentence(
                         self.base_url, self.model, failed, tries, self.settings.timeout_s))) from None
                 wait = self._retries.wait_before_retry(failed, tries)
+                self._check_budget(purpose, job_id, budget)  # out of time: the job ends, it does not go offline
                 if wait >= budget.remaining_seconds:
                     raise ModelUnavailable(self._scrub(wait_exceeds_budget_sentence(
                         self.base_url, failed, wait, budget.remaining_seconds))) from None

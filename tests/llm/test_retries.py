@@ -7,7 +7,7 @@ import time
 import pytest
 from pydantic import BaseModel
 
-from studio.llm import Budget, LanguageModel, ModelUnavailable
+from studio.llm import Budget, BudgetExhausted, LanguageModel, ModelUnavailable
 from studio.models.llm import JobBudget
 from tests.llm.scripted_server import error_reply, json_reply, rate_limited, slow
 
@@ -88,3 +88,27 @@ async def test_a_retry_after_longer_than_the_time_left_is_not_waited_for(scripte
     assert time.monotonic() - started < 2
     assert "needs a wait of 30.0 s before trying again" in raised.value.sentence
     assert "left in this job's time budget" in raised.value.sentence
+
+
+async def test_an_attempt_never_outlives_the_jobs_time_budget(scripted_llm, model, project):
+    scripted_llm.queue(slow(json_reply({"value": 1}), seconds=2), json_reply({"value": 2}))
+    budget = Budget(JobBudget(max_seconds=0.5))  # settings.timeout_s is 1 s
+
+    started = time.monotonic()
+    with pytest.raises(BudgetExhausted) as raised:
+        await model.structured("count", "Count.", ["x"], Answer, budget)
+
+    assert time.monotonic() - started < 0.9
+    assert raised.value.kind == "seconds"
+    assert [c.outcome for c in project.llm_calls.list()] == ["timeout", "budget_exhausted"]
+    assert scripted_llm.pending == 1
+
+
+async def test_an_address_that_is_not_http_is_explained_without_trying(llm_settings, project):
+    settings = llm_settings.model_copy(update={"base_url": "localhost:11434/v1"})
+    async with LanguageModel(settings, sink=project.llm_calls.add) as model:
+        with pytest.raises(ModelUnavailable) as raised:
+            await model.structured("count", "Count.", ["x"], Answer, Budget(JobBudget()))
+
+    assert raised.value.sentence.startswith("The model address 'localhost:11434/v1' in Settings is not an http(s)")
+    assert [c.outcome for c in project.llm_calls.list()] == ["error"]
