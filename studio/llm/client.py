@@ -170,11 +170,11 @@ class LanguageModel:
                 tries += 1
                 self._record(purpose, job_id, failed.outcome, latency_ms=latency_ms, error=failed.note)
                 log.info("model call %r failed (%s), attempt %d", purpose, failed.note, tries)
+                self._check_budget(purpose, job_id, budget)  # out of time: the job ends, it does not go offline
                 if not failed.retryable or tries > self._retries.max_retries:
                     raise ModelUnavailable(self._scrub(unavailable_sentence(
                         self.base_url, self.model, failed, tries, self.settings.timeout_s))) from None
                 wait = self._retries.wait_before_retry(failed, tries)
-                self._check_budget(purpose, job_id, budget)  # out of time: the job ends, it does not go offline
                 if wait >= budget.remaining_seconds:
                     raise ModelUnavailable(self._scrub(wait_exceeds_budget_sentence(
                         self.base_url, failed, wait, budget.remaining_seconds))) from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, Field
 
-from studio.llm import Budget, ModelOutputInvalid, Untrusted
+from studio.llm import Budget, LanguageModel, ModelOutputInvalid, Untrusted
 from studio.models.llm import JobBudget
 from tests.llm.scripted_server import json_reply, text_reply
 
@@ -88,3 +88,16 @@ async def test_three_invalid_answers_give_up_after_exactly_two_repairs(scripted_
     assert sentence.startswith(f"The model at {model.base_url} gave no usable answer for “plan next page” "
                                "after 2 repair requests")
     assert sentence.endswith("The job goes on without it (offline heuristics).")
+
+
+async def test_a_server_root_without_v1_works_and_the_server_can_answer_from_the_request(
+        scripted_llm, llm_settings, project):
+    # What later agent tests rely on: a responder that reads the prompt when nothing is queued.
+    scripted_llm.responder = lambda request: json_reply(
+        {"next_url": "/offers" if "Offers" in request.user_text else "/", "reason": "seen", "confidence": 0.5})
+    settings = llm_settings.model_copy(update={"base_url": scripted_llm.base_url.removesuffix("/v1")})
+    async with LanguageModel(settings, sink=project.llm_calls.add) as model:
+        plan = await model.structured("plan", "Plan.", [Untrusted("Offers", "/")], PagePlan, Budget(JobBudget()))
+
+    assert plan.next_url == "/offers"
+    assert scripted_llm.requests[0].path == "/chat/completions" and scripted_llm.unscripted == 0
