@@ -1,0 +1,83 @@
+"""Objective 1: resolve the base URL, even when the given one is missing or wrong.
+
+A wrong deep link (404, unreachable path) falls back through its parent paths to the app's root; the base
+is the origin the app answers on (plus a path prefix when the app lives under one). When nothing answers,
+or several candidates are plausible, the human chooses.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+from studio.browser.urls import normalize_url
+from studio.models.context import PendingQuestion
+from studio.preflight.run import NeedAnswers, PreflightRun, origin_of
+
+KEY = "base_url"
+
+
+def parent_paths(url: str) -> list[str]:
+    """'http://h/a/b/c' -> ['http://h/a/b/c', 'http://h/a/b/', 'http://h/a/', 'http://h/']"""
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    found = [urlunsplit((parts.scheme, parts.netloc, parts.path or "/", parts.query, ""))]
+    for cut in range(len(segments) - 1, -1, -1):
+        path = "/" + "/".join(segments[:cut]) + ("/" if cut else "")
+        candidate = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+        if candidate not in found:
+            found.append(candidate)
+    return found
+
+
+def _app_root(final_url: str) -> str:
+    # Login walls and dashboards live at the app's root; keep a path prefix only when the app sits under one
+    # (e.g. /app/login -> /app/).
+    parts = urlsplit(final_url)
+    segments = [s for s in parts.path.split("/") if s]
+    prefix = "/" + "/".join(segments[:-1]) + "/" if len(segments) > 1 else "/"
+    return urlunsplit((parts.scheme, parts.netloc, prefix, "", ""))
+
+
+async def resolve_base_url(run: PreflightRun) -> None:
+    context = run.context
+    given = run.answer(KEY) or run.job.start_url
+    if not given:
+        cached = run.project.jobs.list() if run.project else []
+        options = sorted({job.context.resolved_base_url for job in cached if job.context.resolved_base_url})
+        raise NeedAnswers([PendingQuestion.make(
+            KEY, "Base URL", "Where does the app run? (its base URL)",
+            "No URL was given and none is known for this project.", options=options or None,
+            kind="choice" if options else "text")])
+    try:
+        given = normalize_url(given)
+    except ValueError as error:
+        raise NeedAnswers([PendingQuestion.make(KEY, "Base URL", f"{error} What is the app's base URL?",
+                                                "The URL given cannot be opened.", kind="text")]) from error
+
+    tried: list[str] = []
+    for attempt, candidate in enumerate(parent_paths(given)):
+        run.objective = "resolve_base_url"
+        run.progress(f"Trying {candidate}")
+        status, survey = await run.visit(candidate, reached_by="the URL given" if attempt == 0 else "a parent path")
+        tried.append(f"{candidate} -> {status if status is not None else 'no answer'}")
+        if status is None:
+            break  # the host itself does not answer: parent paths will not either
+        if status < 400 and survey is not None:
+            # Where the browser ended up (after redirects, e.g. to /login) says where the app's root is.
+            context.resolved_base_url = _app_root(run.page.url)
+            context.confidence.base_url = 0.95 if attempt == 0 else 0.8
+            if attempt:
+                run.note(f"{given} answered {_first_status(tried)}; the app answers at {context.resolved_base_url}.")
+            else:
+                run.note(f"{given} answered {status}.")
+            return
+    run.note("Base URL not resolved: " + "; ".join(tried))
+    context.confidence.base_url = 0.0
+    options = [origin_of(given) + "/"] if status is not None else None
+    raise NeedAnswers([PendingQuestion.make(
+        KEY, "Base URL", f"Nothing usable answered at {given} (tried: {'; '.join(tried)}). Where does the app run?",
+        "Without a working base URL no page can be checked.", options=options, kind="choice" if options else "text")])
+
+
+def _first_status(tried: list[str]) -> str:
+    return tried[0].split(" -> ")[-1] if tried else "nothing"

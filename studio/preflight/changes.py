@@ -1,0 +1,122 @@
+"""Objective 5: detect app changes that make stored test cases stale — entry points that redirect or 404,
+buttons that are gone, form fields added/removed/changed, pages that became permission-gated."""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from urllib.parse import urlsplit
+
+from playwright.async_api import Error as PlaywrightError
+
+from studio.models.catalog import PageCatalog
+from studio.models.context import DetectedChange
+from studio.models.testcase import FieldSpec, TestCase
+from studio.preflight.run import PreflightRun
+from studio.race.locators import resolve
+
+# Steps after one of these may be on another page (or another wizard step): not checked on the entry page.
+PAGE_CHANGING = ("navigate",)
+
+
+def entry_path(case: TestCase) -> str | None:
+    for step in case.steps:
+        if step.action == "navigate" and step.url:
+            return urlsplit(step.url).path or "/"
+    return urlsplit(case.grounding.page_url).path if case.grounding.page_url else None
+
+
+def _catalog_fields(catalogs: list[PageCatalog]) -> dict[str, FieldSpec]:
+    return {field.spec.name: field.spec for catalog in catalogs for form in catalog.forms for field in form.fields}
+
+
+def _closest(name: str, catalogs: list[PageCatalog]) -> str | None:
+    names = [element.name for catalog in catalogs for element in [*catalog.actions, *catalog.nav] if element.name]
+    match = difflib.get_close_matches(name, names, n=1, cutoff=0.3)
+    return match[0] if match else None
+
+
+async def detect_changes(run: PreflightRun) -> None:
+    run.objective = "detect_changes"
+    if run.project is None:
+        return
+    selected = set(run.job.state.get("case_ids") or [])
+    cases = [case for case in run.project.cases.cases() if not selected or case.id in selected]
+    by_entry: dict[str, list[TestCase]] = defaultdict(list)
+    for case in cases:
+        path = entry_path(case)
+        if path:
+            by_entry[path].append(case)
+    findings: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for path, group in by_entry.items():
+        run.progress(f"Checking {len(group)} stored case(s) that start at {path}")
+        status, survey = await run.visit(run.url(path), reached_by="a stored test case's entry point", deep=True)
+        final = urlsplit(run.page.url).path if survey else None
+        if survey is None:
+            _add(findings, "entry_point_unreachable", f"{path} did not answer.", group)
+            continue
+        if status in (401, 403):
+            _add(findings, "permission_changed", f"{path} now answers {status} ({survey.catalog.heading}).", group)
+            continue
+        if status == 404:
+            _add(findings, "entry_point_missing", f"{path} now answers 404 ({survey.catalog.heading}).", group)
+            continue
+        if final and final != path:
+            _add(findings, "entry_point_redirected", f"{path} now redirects to {final}.", group)
+        here = [catalog for key, catalog in run.catalogs.items() if key.split("#")[0] in (path, final)]
+        for case in group:
+            await _check_elements(run, case, here, findings)
+            _check_fields(case, here, findings)
+    run.context.detected_changes = [
+        DetectedChange(type=kind, evidence=evidence, impacted_testcase_ids=sorted(set(ids)))
+        for (kind, evidence), ids in findings.items()]
+    if findings:
+        run.note(f"{len(findings)} change(s) affect {len({i for ids in findings.values() for i in ids})} stored case(s).")
+
+
+async def _check_elements(run: PreflightRun, case: TestCase, here: list[PageCatalog],
+                          findings: dict[tuple[str, str], list[str]]) -> None:
+    known = {element.locator.python() for catalog in here for element in [*catalog.actions, *catalog.nav,
+             *[f for form in catalog.forms for f in form.fields], *[form.submit for form in catalog.forms if form.submit]]
+             if element and element.locator}
+    for index, step in enumerate(case.steps):
+        if step.action in PAGE_CHANGING and index > 0:
+            break
+        if step.locator is None or step.action.startswith("expect"):
+            continue
+        if step.locator.python() in known:
+            continue
+        try:
+            live = await resolve(run.page, step.locator.steps).count()
+        except PlaywrightError:
+            live = 0
+        if live:
+            continue
+        label = step.target or step.locator.python()
+        closest = _closest(step.target or step.locator.steps[-1].name or "", here) if step.target else None
+        evidence = f"{label} ({step.locator.python()}) is no longer on {here[0].path.split('#')[0] if here else '?'}"
+        evidence += f"; the page now has '{closest}'." if closest else "."
+        _add(findings, "element_missing", evidence, [case])
+        break  # the steps after a missing element cannot be reached as written
+
+
+def _check_fields(case: TestCase, here: list[PageCatalog], findings: dict[tuple[str, str], list[str]]) -> None:
+    expected = {spec.name: spec for spec in case.grounding.form_fields}
+    if not expected:
+        return
+    now = _catalog_fields(here)
+    for name, spec in now.items():
+        if name not in expected and spec.required:
+            _add(findings, "form_field_added", f"The form now has a required field '{name}' ({spec.type}).", [case])
+    for name, spec in expected.items():
+        current = now.get(name)
+        if current is None:
+            _add(findings, "form_field_removed", f"The field '{name}' is gone from the form.", [case])
+        elif (current.type, current.required) != (spec.type, spec.required):
+            _add(findings, "form_field_changed",
+                 f"'{name}' was {spec.type}{', required' if spec.required else ''}; now {current.type}"
+                 f"{', required' if current.required else ''}.", [case])
+
+
+def _add(findings: dict[tuple[str, str], list[str]], kind: str, evidence: str, cases: list[TestCase]) -> None:
+    findings[(kind, evidence)].extend(case.id for case in cases)

@@ -1,0 +1,100 @@
+"""Objective 4: find and validate the entry points the request is about, with a confidence.
+
+Candidates are the navigation, key pages and the controls on them, scored by word overlap with the request
+(a model, when configured, may re-rank them; the browser still validates). Low confidence asks the human
+instead of guessing (confidence-gated escalation).
+"""
+
+from __future__ import annotations
+
+import re
+
+from studio.models.context import EntryPoint, PendingQuestion
+from studio.preflight.flows import walk_wizard
+from studio.preflight.run import NeedAnswers, PreflightRun
+
+AREA = "area"
+ASK_BELOW = 0.5
+MAX_VALIDATED = 3
+STOP_WORDS = {"the", "a", "an", "for", "of", "to", "and", "in", "on", "test", "tests", "case", "cases", "suite",
+              "suites", "create", "new", "write", "page", "pages", "flow", "my", "with", "add", "edit", "cover"}
+
+
+def words(text: str) -> set[str]:
+    """Lower-case content words, crudely singular (disputes -> dispute)."""
+    found = set()
+    for word in re.findall(r"[a-z0-9]+", text.lower()):
+        if word in STOP_WORDS or len(word) < 3:
+            continue
+        found.add(word[:-1] if word.endswith("s") and len(word) > 3 else word)
+    return found
+
+
+def candidates(run: PreflightRun) -> list[tuple[str, str, str]]:
+    """(label, path, how to reach) for every page preflight knows of."""
+    found: dict[str, tuple[str, str, str]] = {}
+    for page in run.context.ui_map.key_pages:
+        if page.url:
+            found.setdefault(page.url, (page.name, page.url, page.how_to_reach))
+    for path, catalog in run.catalogs.items():
+        if "#" not in path and catalog.heading:
+            found.setdefault(path, (catalog.heading, path, catalog.reached_by or "direct"))
+    return list(found.values())
+
+
+def page_words(catalog) -> str:
+    """What the page itself says it is: heading, forms (a 'Step X of Y' form is a wizard) and its controls."""
+    parts = [catalog.heading, *(form.name for form in catalog.forms), *(a.name for a in catalog.actions[:12])]
+    if any(form.step_text for form in catalog.forms):
+        parts.append("wizard steps")
+    return " ".join(parts)
+
+
+def score(request: str, label: str, path: str) -> float:
+    wanted = words(request)
+    if not wanted:
+        return 0.0
+    have = words(label) | words(path.replace("-", " ").replace("/", " "))
+    return len(wanted & have) / len(wanted)
+
+
+async def find_entry_points(run: PreflightRun) -> None:
+    run.objective = "find_entry_points"
+    context, request = run.context, run.answer(AREA) or run.job.request
+    pool = candidates(run)
+    if not request.strip():
+        # No area asked for: every key page is an entry point; nothing to validate beyond the map.
+        context.candidate_entry_points = [EntryPoint(label=label, url=path, click_path=reach, confidence=0.6)
+                                          for label, path, reach in pool]
+        context.confidence.entry_points = 0.6 if pool else 0.0
+        return
+    ranked = sorted(((score(request, label, path), label, path, reach) for label, path, reach in pool), reverse=True)
+    ranked = [item for item in ranked if item[0] > 0][:MAX_VALIDATED]
+    if not ranked or ranked[0][0] < ASK_BELOW:
+        options = [label for _, label, _, _ in ranked] or [label for label, _, _ in pool[:6]]
+        raise NeedAnswers([PendingQuestion.make(
+            AREA, "Which area?", f"Which part of the app is \"{run.job.request}\" about?",
+            f"No page matches the request clearly (best guess: {ranked[0][1] if ranked else 'none'}); guessing "
+            "would ground the cases in the wrong place.", options=options or None)])
+    entry_points = []
+    for value, label, path, reach in ranked:
+        run.progress(f"Validating {label} ({path})")
+        status, survey = await run.visit(run.url(path), reached_by=reach, deep=True, screenshot=True)
+        if survey is None or (status or 0) >= 400:
+            run.note(f"Entry point {label} ({path}) answered {status}.")
+            entry_points.append(EntryPoint(label=label, url=path, click_path=reach, confidence=round(value * 0.3, 2)))
+            continue
+        has_ui = bool(survey.catalog.heading and (survey.catalog.actions or survey.catalog.forms))
+        value = max(value, score(request, page_words(survey.catalog), path))
+        confidence = min(1.0, value * (1.0 if has_ui else 0.6) + (0.15 if has_ui else 0))
+        entry_points.append(EntryPoint(label=survey.catalog.heading or label, url=survey.catalog.path,
+                                       click_path=reach, confidence=round(confidence, 2)))
+        run.note(f"{label}: {survey.catalog.heading!r} with {len(survey.catalog.actions)} controls and "
+                 f"{len(survey.catalog.forms)} form(s) at {survey.catalog.path}.")
+        if any(form.step_text for form in survey.catalog.forms):
+            await walk_wizard(run, survey)
+        if confidence >= 0.85:
+            break  # confident enough: stop early, the budget is better spent elsewhere
+    entry_points.sort(key=lambda point: point.confidence, reverse=True)
+    context.candidate_entry_points = entry_points
+    context.confidence.entry_points = entry_points[0].confidence if entry_points else 0.0

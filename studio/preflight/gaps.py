@@ -1,0 +1,102 @@
+"""Objective 6: coverage gaps, rule-based (seed 000's categories), each grounded in something on a page.
+
+validation · permissions · state transitions · concurrency · search/filter/sort/pagination · error states ·
+file upload. A category counts as covered when a stored case for that page already has that gap type.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from studio.models.catalog import PageCatalog
+from studio.models.context import CoverageGap
+from studio.preflight.run import PreflightRun
+
+CATEGORIES = ("validation", "permissions", "state_transitions", "concurrency", "search_filter_sort_pagination",
+              "error_states", "file_upload")
+MUTATING = re.compile(r"\b(add|create|new|edit|save|delete|remove|dismiss|mark|apply|submit|upload|archive)\b", re.I)
+
+
+def page_gaps(catalog: PageCatalog, requires_login: bool, gated: list[dict]) -> list[CoverageGap]:
+    """Every gap a page invites, before looking at what existing cases cover."""
+    base = catalog.path.split("#")[0]
+    name = catalog.heading or base
+    gaps: list[CoverageGap] = []
+    later_step = "#step-" in catalog.path
+    for form in catalog.forms:
+        required = [f.spec.name for f in form.fields if f.spec.required]
+        where = f"{name} ({form.step_text.lower()})" if form.step_text else name
+        if required:
+            gaps.append(CoverageGap(gap_type="validation", suggestion=(
+                f"On {where}, leave {', '.join(repr(r) for r in required[:3])} empty, then enter invalid, over-long "
+                f"and special-character values, and press '{form.submit.name if form.submit else 'submit'}': each "
+                "must be refused with a message next to the field.")))
+        if later_step:
+            continue  # a wizard's flow-wide gaps are listed once, at its first step
+        if form.step_text:
+            gaps.append(CoverageGap(gap_type="concurrency", suggestion=(
+                f"Complete the {name} wizard and double-click its final button: exactly one record may be created; "
+                "refresh on a middle step and check the wizard neither loses nor duplicates what was entered.")))
+            gaps.append(CoverageGap(gap_type="error_states", suggestion=(
+                f"Make the server fail (HTTP 500, offline) when the {name} wizard is submitted: the page must say "
+                "what went wrong and keep every step's answers.")))
+        elif form.submit is not None:
+            gaps.append(CoverageGap(gap_type="concurrency", suggestion=(
+                f"Double-click '{form.submit.name}' on {where} and check that it happens once; refresh the page "
+                "in the middle and check nothing is half-saved.")))
+            gaps.append(CoverageGap(gap_type="error_states", suggestion=(
+                f"Make the server fail (HTTP 500, offline) when '{form.submit.name}' is pressed on {where}: the page "
+                "must say what went wrong and keep what was typed.")))
+        if form.step_text:
+            gaps.append(CoverageGap(gap_type="state_transitions", suggestion=(
+                f"Go forward and back through the {name} wizard ({form.step_text.lower()}): entered data must be kept,"
+                " Back must work on every step, and leaving mid-way must not create anything.")))
+    mutating = [a.name for a in catalog.actions if MUTATING.search(a.name)]
+    if mutating and not later_step:
+        gaps.append(CoverageGap(gap_type="state_transitions", suggestion=(
+            f"On {name}, check each state change ({', '.join(repr(m) for m in mutating[:3])}): the list updates, "
+            "and undo/cancel (where offered) restores the previous state.")))
+    if catalog.search_inputs or catalog.filters:
+        controls = [c.name for c in [*catalog.search_inputs, *catalog.filters]][:4]
+        gaps.append(CoverageGap(gap_type="search_filter_sort_pagination", suggestion=(
+            f"On {name}, use {', '.join(repr(c) for c in controls)} with results, with no results and with special "
+            "characters; each must show exactly the matching items and an empty state when nothing matches.")))
+    for upload in catalog.file_inputs:
+        gaps.append(CoverageGap(gap_type="file_upload", suggestion=(
+            f"On {name}, upload through '{upload.name}' a file that is too large, one of the wrong type and a valid "
+            "one; and try it signed out: each must get its own clear answer.")))
+    if requires_login:
+        gaps.append(CoverageGap(gap_type="permissions", suggestion=(
+            f"Open {base} signed out: it must send you to the sign-in page and come back to {base} after it.")))
+    for page in gated:
+        gaps.append(CoverageGap(gap_type="permissions", suggestion=(
+            f"{page['path']} answers {page['status']} ({page['heading']}) for the current role and is hidden from "
+            "its navigation: test it with each role (denied for viewers, allowed for admins).")))
+    return gaps
+
+
+def detect_gaps(run: PreflightRun) -> None:
+    run.objective = "detect_gaps"
+    context = run.context
+    area = {point.url.split("#")[0] for point in context.candidate_entry_points if point.url and point.confidence >= 0.5}
+    pages = [c for path, c in run.catalogs.items() if path.split("#")[0] in area] or list(run.catalogs.values())
+    existing = run.project.cases.cases() if run.project else []
+    covered = {(c.gap_type, urlsplit(c.grounding.page_url or "").path or "/") for c in existing if c.gap_type}
+    gated = run.job.state.get("gated_pages", [])
+    gaps: list[CoverageGap] = []
+    seen: set[str] = set()
+    applicable: set[str] = set()
+    for index, catalog in enumerate(pages):
+        base = catalog.path.split("#")[0]
+        for gap in page_gaps(catalog, context.auth_state.requires_login and index == 0,
+                             gated if index == 0 else []):
+            applicable.add(gap.gap_type)
+            if (gap.gap_type, base) in covered or gap.suggestion in seen:
+                continue
+            seen.add(gap.suggestion)
+            gaps.append(gap)
+    context.coverage_gaps = gaps
+    missing = {gap.gap_type for gap in gaps}
+    context.confidence.coverage = round(1 - len(missing) / len(applicable), 2) if applicable else 1.0
+    run.progress(f"{len(gaps)} coverage gap(s) in {len(missing)} categor{'y' if len(missing) == 1 else 'ies'}")

@@ -1,0 +1,148 @@
+"""The preflight job: the seven objectives of seed 000 in order, bounded by a budget, pausing for answers.
+
+Each finished objective is recorded in the job (in the project file), so a paused or interrupted job resumes
+where it stopped — in this run or after the studio was closed and reopened. A resumed run in a new browser
+signs in again before going on.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+
+from studio.browser.session import BrowserSession
+from studio.llm.budget import Budget
+from studio.llm.errors import BudgetExhausted
+from studio.models.context import Answer, ContextCollection, JobKind, JobRecord
+from studio.models.events import PreflightCompleted, PreflightQuestion, PreflightStarted
+from studio.models.llm import JobBudget
+from studio.preflight.access import reach_stable_state
+from studio.preflight.base_url import resolve_base_url
+from studio.preflight.changes import detect_changes
+from studio.preflight.entry_points import find_entry_points
+from studio.preflight.gaps import detect_gaps
+from studio.preflight.mapping import build_ui_map
+from studio.preflight.run import SECRET_KEYS, SECRET_PLACEHOLDER, NeedAnswers, PreflightRun, now_ms
+from studio.store.project import ProjectFile
+
+log = logging.getLogger(__name__)
+
+OBJECTIVES = ("resolve_base_url", "reach_stable_state", "build_ui_map", "find_entry_points", "detect_changes",
+              "detect_gaps")
+PREFLIGHT_BUDGET = JobBudget(max_steps=40, max_seconds=60, max_tokens=20_000, max_cost_usd=0.10)
+
+
+class Cancelled(Exception):
+    """The tester cancelled the job."""
+
+
+class Preflight:
+    """Runs preflight jobs on one browser session and records them in the project."""
+
+    def __init__(self, session: BrowserSession, project: ProjectFile | None,
+                 budget: JobBudget = PREFLIGHT_BUDGET) -> None:
+        self.session = session
+        self.project = project
+        self.limits = budget
+        self.secrets: dict[str, dict[str, str]] = {}  # job id -> secret answers, in memory only
+        self.cancelled = False
+        self.last_run: PreflightRun | None = None
+
+    def new_job(self, url: str | None, request: str = "", kind: JobKind = "preflight",
+                case_ids: list[str] | None = None) -> JobRecord:
+        now = now_ms()
+        return JobRecord(id=uuid.uuid4().hex[:12], kind=kind, status="running", request=request, start_url=url,
+                         created_at=now, updated_at=now, context=ContextCollection(),
+                         state={"done": [], "case_ids": case_ids or []})
+
+    async def start(self, url: str | None, request: str = "", kind: JobKind = "preflight",
+                    case_ids: list[str] | None = None) -> JobRecord:
+        return await self.run(self.new_job(url, request, kind, case_ids))
+
+    async def resume(self, job: JobRecord, answers: list[Answer]) -> JobRecord:
+        """Add the answers (secrets stay in memory) and go on from where the job stopped."""
+        secrets = self.secrets.setdefault(job.id, {})
+        for answer in answers:
+            if answer.key in SECRET_KEYS:
+                secrets[answer.key] = answer.value
+                job.context.answers.append(Answer(key=answer.key, value=SECRET_PLACEHOLDER))
+            else:
+                job.context.answers.append(answer)
+        job = job.model_copy(update={"pending": [], "status": "running", "message": ""})
+        job.context.questions = []
+        return await self.run(job)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    async def run(self, job: JobRecord) -> JobRecord:
+        started = time.monotonic()
+        budget = Budget(self.limits)
+        run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
+                           secrets=self.secrets.setdefault(job.id, {}))
+        self.last_run = run
+        if self.project is not None:
+            for catalog in self.project.jobs.catalogs(job.id):
+                run.catalogs[catalog.path] = catalog
+        self.session.publish(PreflightStarted(job_id=job.id, request=job.request, url=job.start_url))
+        run.save()
+        done: list[str] = job.state.setdefault("done", [])
+        try:
+            if done and "reach_stable_state" in done:
+                await reach_stable_state(run)  # a fresh browser: sign in again before going on
+            for name in OBJECTIVES:
+                if name in done:
+                    continue
+                if self.cancelled:
+                    raise Cancelled()
+                await self._objective(name, run)
+                done.append(name)
+                run.save()
+        except NeedAnswers as asked:
+            return self._pause(run, asked)
+        except BudgetExhausted as spent:
+            return self._end(run, "budget_exhausted", str(spent))
+        except Cancelled:
+            return self._end(run, "cancelled", "Cancelled by the tester; what was found so far is kept.")
+        job = run.job
+        job.status, job.message = "completed", ""
+        run.save()
+        self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_dump(),
+                                                steps=budget.steps, seconds=round(time.monotonic() - started, 2)))
+        return run.job
+
+    async def _objective(self, name: str, run: PreflightRun) -> None:
+        survey_all = run.job.kind == "new_testsuite" or not run.job.request.strip()
+        if name == "resolve_base_url":
+            await resolve_base_url(run)
+        elif name == "reach_stable_state":
+            await reach_stable_state(run)
+        elif name == "build_ui_map":
+            await build_ui_map(run, survey_all=survey_all)
+        elif name == "find_entry_points":
+            await find_entry_points(run)
+        elif name == "detect_changes":
+            await detect_changes(run)
+        elif name == "detect_gaps":
+            detect_gaps(run)
+
+    def _pause(self, run: PreflightRun, asked: NeedAnswers) -> JobRecord:
+        job = run.job
+        job.status = "paused"
+        job.pending = asked.questions
+        job.context.questions = [question.question for question in asked.questions]
+        job.message = asked.questions[0].why if asked.questions else ""
+        run.save()
+        self.session.publish(PreflightQuestion(job_id=job.id, questions=[
+            {"key": q.key, "why": q.why, "kind": q.kind, **q.question.model_dump()} for q in asked.questions]))
+        return run.job
+
+    def _end(self, run: PreflightRun, status: str, message: str) -> JobRecord:
+        job = run.job
+        job.status, job.message = status, message  # type: ignore[assignment]
+        run.note(message)
+        run.save()
+        self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_dump(),
+                                                steps=run.budget.steps, seconds=0))
+        return run.job

@@ -1,0 +1,67 @@
+"""Objective 3: a minimal UI map — the top navigation and the key pages behind it, and how to reach each.
+
+The map (with the pages' catalogues) is cached per origin in the project file and reused by the next job
+until navigation fails, i.e. until the home page's navigation no longer matches the cached one.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from studio.models.catalog import PageCatalog
+from studio.models.context import KeyPage, UIMap
+from studio.preflight.run import PreflightRun, origin_of
+
+MAX_KEY_PAGES = 14
+
+
+def _internal(run: PreflightRun, href: str | None) -> str | None:
+    if not href or href.startswith(("#", "mailto:", "tel:", "javascript:")):
+        return None
+    url = run.url(href)
+    return url if origin_of(url) == origin_of(run.context.resolved_base_url) else None
+
+
+async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
+    """Read the top navigation; survey the key pages behind it when the whole app is in scope."""
+    run.objective = "build_ui_map"
+    context = run.context
+    status, home = await run.visit(context.resolved_base_url, reached_by="the home page", screenshot=True)
+    if home is None:
+        return
+    links = [(item.name, _internal(run, item.href)) for item in home.catalog.nav]
+    links = [(name, url) for name, url in links if name and url]
+    context.ui_map = UIMap(top_nav=[name for name, _ in links])
+    origin = origin_of(context.resolved_base_url)
+    cached = run.project.jobs.cached_site(origin) if run.project else None
+    if cached and cached[1].get("ui_map", {}).get("top_nav") == context.ui_map.top_nav:
+        _reuse(run, cached[1])
+        run.note(f"Reused the UI map cached for {origin} (its navigation is unchanged).")
+        return
+    run.progress(f"Top navigation: {', '.join(context.ui_map.top_nav) or 'none found'}")
+    for name, url in links[:MAX_KEY_PAGES]:
+        path = urlsplit(url).path or "/"
+        reach = f"Top nav › {name}"
+        if survey_all and path not in run.catalogs:
+            run.progress(f"Surveying {path}")
+            status, survey = await run.visit(url, reached_by=reach)
+            if survey is None or (status or 0) >= 400:
+                run.note(f"{reach} ({path}) answered {status}.")
+                continue
+            context.ui_map.key_pages.append(KeyPage(name=survey.catalog.heading or name, url=survey.catalog.path,
+                                                    how_to_reach=reach))
+        else:
+            context.ui_map.key_pages.append(KeyPage(name=name, url=path, how_to_reach=reach))
+    if survey_all and run.project is not None:
+        run.project.jobs.cache_site(origin, context.resolved_base_url, {
+            "ui_map": context.ui_map.model_dump(),
+            "catalogs": [catalog.model_dump(mode="json") for catalog in run.catalogs.values()],
+        })
+
+
+def _reuse(run: PreflightRun, cached: dict) -> None:
+    run.context.ui_map = UIMap.model_validate(cached["ui_map"])
+    for raw in cached.get("catalogs", []):
+        catalog = PageCatalog.model_validate(raw)
+        run.catalogs.setdefault(catalog.path, catalog)
+    run.job.state["ui_map_cached"] = True

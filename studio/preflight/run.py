@@ -1,0 +1,139 @@
+"""PreflightRun: what every objective works with — the browser, the job record, the budget, the answers,
+and the pages surveyed so far — plus the helpers that count steps, keep evidence and report progress."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urljoin, urlsplit
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from studio.browser.errors import BrowserError
+from studio.browser.session import BrowserSession
+from studio.llm.budget import Budget
+from studio.models.catalog import PageCatalog
+from studio.models.context import ContextCollection, JobRecord, PendingQuestion
+from studio.models.events import PreflightProgress
+from studio.preflight.survey import Survey, survey_page
+from studio.store.project import ProjectFile
+
+
+class NeedAnswers(Exception):
+    """An objective cannot go on without the human: the job pauses with these questions (at most two)."""
+
+    def __init__(self, questions: list[PendingQuestion]) -> None:
+        super().__init__("; ".join(q.question.question for q in questions))
+        self.questions = questions[:2]
+
+
+# Answers the preflight must never write into the project file.
+SECRET_KEYS = {"credentials.password", "credentials.totp_secret"}
+SECRET_PLACEHOLDER = "(given; kept out of the project file)"
+
+
+@dataclass
+class PreflightRun:
+    """One run of a preflight job in one browser session (a resumed job gets a fresh run)."""
+
+    job: JobRecord
+    session: BrowserSession
+    budget: Budget
+    project: ProjectFile | None = None
+    secrets: dict[str, str] = field(default_factory=dict)
+    catalogs: dict[str, PageCatalog] = field(default_factory=dict)
+    fresh_browser: bool = True
+    objective: str = "start"
+
+    @property
+    def context(self) -> ContextCollection:
+        return self.job.context
+
+    @property
+    def page(self) -> Page:
+        return self.session.page
+
+    # -- answers ---------------------------------------------------------------------------------
+
+    def answer(self, key: str) -> str | None:
+        """An answer by key: secrets from memory, the rest from context_collection.answers."""
+        if key in self.secrets:
+            return self.secrets[key]
+        value = self.context.answer(key)
+        return None if value == SECRET_PLACEHOLDER else value
+
+    # -- evidence and progress -------------------------------------------------------------------
+
+    def note(self, text: str) -> None:
+        if text not in self.context.evidence.notes:
+            self.context.evidence.notes.append(text)
+
+    def progress(self, message: str) -> None:
+        self.session.publish(PreflightProgress(job_id=self.job.id, objective=self.objective, message=message,
+                                               step=self.budget.steps, max_steps=self.budget.limits.max_steps))
+
+    def save(self) -> None:
+        if self.project is not None:
+            self.job = self.project.jobs.save(self.job)
+
+    # -- the browser -------------------------------------------------------------------------------
+
+    def url(self, path: str) -> str:
+        """An absolute URL on the resolved base (paths are relative to it)."""
+        return urljoin(self.context.resolved_base_url or self.job.start_url or "", path)
+
+    async def visit(self, url: str, reached_by: str = "", deep: bool = False,
+                    screenshot: bool = False) -> tuple[int | None, Survey | None]:
+        """Open `url` (one browser step), survey the page and keep it as evidence; (None, None) if unreachable."""
+        self.budget.charge_step()
+        self.budget.check()
+        try:
+            status = await self.session.goto(url, timeout_ms=15_000)
+        except BrowserError as error:
+            self.note(str(error))
+            return None, None
+        final = self.page.url
+        if final not in self.context.evidence.visited_urls:
+            self.context.evidence.visited_urls.append(final)
+        survey = await self.survey(reached_by, deep=deep, status=status)
+        if screenshot:
+            await self.evidence_screenshot(survey.catalog)
+        return status, survey
+
+    async def survey(self, reached_by: str = "", deep: bool = False, status: int | None = None,
+                     as_path: str | None = None) -> Survey:
+        """Survey the current page and keep its catalogue (under `as_path`, e.g. a wizard's '#step-2')."""
+        try:
+            await self.page.wait_for_load_state("networkidle", timeout=3000)
+        except PlaywrightError:
+            pass  # a page that polls never goes idle; what it shows now is what we survey
+        survey = await survey_page(self.page, reached_by=reached_by, deep=deep, status=status)
+        if as_path is not None:
+            survey.catalog.path = as_path
+        known = self.catalogs.get(survey.catalog.path)
+        if known is None or deep or not known.actions:
+            self.catalogs[survey.catalog.path] = survey.catalog
+            if self.project is not None:
+                self.project.jobs.save_catalog(self.job.id, survey.catalog)
+        return survey
+
+    async def evidence_screenshot(self, catalog: PageCatalog) -> None:
+        try:
+            await self.session.screenshot(f"preflight {catalog.path}")
+        except BrowserError:
+            return
+        if self.project is not None:
+            shots = [s for s in self.project.screenshots(self.session.id) if s.label == f"preflight {catalog.path}"]
+            if shots:
+                catalog.screenshot_id = shots[-1].id
+                self.project.jobs.save_catalog(self.job.id, catalog)
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def now_ms() -> float:
+    return time.time() * 1000

@@ -1,0 +1,173 @@
+"""Survey a page: what a tester notes on a first look, as a PageCatalog with locators for its controls.
+
+Locators come from role and accessible name when that pair is unique on the page (else the test id). A
+deep survey — for the pages the request is about — checks each one with Playwright's own engine, so case
+steps written from it point at exactly one element.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from studio.models.catalog import CatalogElement, FormField, FormInfo, PageCatalog
+from studio.models.locator import LocatorSpec, LocatorStep
+from studio.models.testcase import FieldSpec
+from studio.race.locators import resolve
+from studio.resources import resource_path
+
+# Second-choice locators of surveyed elements (keyed by id() of the element), tried when the first fails.
+Fallbacks = dict[int, list[LocatorSpec]]
+
+# Roles Playwright's get_by_role understands among what the survey reports.
+ARIA_ROLES = {"button", "link", "tab", "menuitem", "checkbox", "radio", "switch", "option", "combobox", "textbox",
+              "searchbox", "slider", "spinbutton"}
+
+
+@lru_cache(maxsize=1)
+def survey_source() -> str:
+    return resource_path("preflight", "survey.js").read_text(encoding="utf-8")
+
+
+@dataclass
+class Survey:
+    """A surveyed page: the catalogue cases are grounded in, plus what preflight reads off the page itself."""
+
+    catalog: PageCatalog
+    login: dict[str, Any]
+    role_hint: str | None
+    tenant: dict[str, Any] | None
+    flags: list[str]
+    text_sample: str
+
+    @property
+    def is_login_page(self) -> bool:
+        return bool(self.login.get("hasPassword") or self.login.get("hasOtp"))
+
+
+def _role_locator(role: str, name: str) -> LocatorSpec:
+    return LocatorSpec(strategy="role", steps=[LocatorStep(kind="role", role=role, name=name, exact=True)])
+
+
+def _test_id_locator(test_id: str) -> LocatorSpec:
+    return LocatorSpec(strategy="test_id", steps=[LocatorStep(kind="test_id", value=test_id)])
+
+
+def _label_locator(label: str) -> LocatorSpec:
+    return LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=label, exact=True)])
+
+
+def _candidates(role: str, name: str, test_id: str | None, pairs: Counter, test_ids: Counter) -> list[LocatorSpec]:
+    """Ways to name an element, best first: role + name when unique on the page, then its test id."""
+    found = []
+    if role in ARIA_ROLES and name and pairs[(role, name)] == 1:
+        found.append(_role_locator(role, name))
+    if test_id and test_ids[test_id] == 1:
+        found.append(_test_id_locator(test_id))
+    return found
+
+
+def _elements(raw: list[dict], pairs: Counter, test_ids: Counter, fallbacks: Fallbacks) -> list[CatalogElement]:
+    found = []
+    for item in raw:
+        role, name, test_id = item.get("role") or "", item.get("name") or "", item.get("testId")
+        options = _candidates(role, name, test_id, pairs, test_ids)
+        element = CatalogElement(role=role, name=name, test_id=test_id, locator=options[0] if options else None,
+                                 href=item.get("href"))
+        fallbacks[id(element)] = options[1:]
+        found.append(element)
+    return found
+
+
+def _forms(raw_forms: list[dict], labels: Counter, pairs: Counter, test_ids: Counter,
+           fallbacks: Fallbacks) -> list[FormInfo]:
+    forms = []
+    for raw in raw_forms:
+        fields = []
+        for field in raw["fields"]:
+            spec = FieldSpec(name=field["name"], type=field["type"], required=bool(field["required"]),
+                             label=field.get("label") or "")
+            # The label exactly, then as a substring (labels often carry counters or hints), then the test id.
+            options: list[LocatorSpec] = []
+            if field["type"] != "radio" and spec.label and labels[spec.label] == 1:
+                options.append(_label_locator(spec.label))
+                options.append(LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=spec.label)]))
+            if field.get("testId") and test_ids[field["testId"]] == 1:
+                options.append(_test_id_locator(field["testId"]))
+            form_field = FormField(spec=spec, locator=options[0] if options else None,
+                                   options=field.get("options") or [])
+            fallbacks[id(form_field)] = options[1:]
+            fields.append(form_field)
+        submit = _elements([raw["submit"]], pairs, test_ids, fallbacks)[0] if raw.get("submit") else None
+        forms.append(FormInfo(name=raw["name"], fields=fields, submit=submit, step_text=raw.get("stepText")))
+    return forms
+
+
+async def survey_page(page: Page, reached_by: str = "", deep: bool = False, status: int | None = None) -> Survey:
+    """Survey the page as it is now; `deep` checks every locator with Playwright (a few ms each)."""
+    raw = None
+    for attempt in range(3):
+        try:
+            raw = await page.evaluate(survey_source())
+            break
+        except PlaywrightError as error:
+            # A navigation started just before (a redirect after a submit): survey the page it lands on.
+            if attempt == 2 or "Execution context was destroyed" not in str(error):
+                raise
+            try:
+                await page.wait_for_load_state("load", timeout=10_000)
+            except PlaywrightError:
+                pass
+    # nav and actions are disjoint and hold every control; a form's submit button is one of the actions.
+    everything = raw["nav"] + raw["actions"]
+    pairs = Counter((item.get("role"), item.get("name")) for item in everything)
+    test_ids = Counter(item.get("testId") for item in everything + [f for form in raw["forms"] for f in form["fields"]]
+                       if item.get("testId"))
+    labels = Counter(f.get("label") for form in raw["forms"] for f in form["fields"] if f.get("label"))
+    fallbacks: Fallbacks = {}
+
+    def elements(key: str) -> list[CatalogElement]:
+        return _elements(raw[key], pairs, test_ids, fallbacks)
+
+    catalog = PageCatalog(
+        url=raw["url"], path=_path(raw["url"]), status=status, title=raw["title"], heading=raw["heading"],
+        reached_by=reached_by, nav=elements("nav"), actions=elements("actions"),
+        forms=_forms(raw["forms"], labels, pairs, test_ids, fallbacks), search_inputs=elements("searchInputs"),
+        filters=elements("filters"), file_inputs=elements("fileInputs"), live_regions=raw["liveRegions"],
+    )
+    if deep:
+        await verify_locators(page, catalog, fallbacks)
+    return Survey(catalog=catalog, login=raw["login"], role_hint=raw["roleHint"], tenant=raw["tenant"],
+                  flags=raw["flags"], text_sample=raw["textSample"])
+
+
+async def verify_locators(page: Page, catalog: PageCatalog, fallbacks: Fallbacks | None = None) -> None:
+    """Keep only locators that match exactly one element now (Playwright's own count)."""
+    holders: list[Any] = [*catalog.actions, *catalog.nav, *catalog.search_inputs, *catalog.filters,
+                          *catalog.file_inputs]
+    for form in catalog.forms:
+        holders.extend(form.fields)
+        if form.submit:
+            holders.append(form.submit)
+    for holder in holders:
+        options = [holder.locator] if holder.locator else []
+        options += (fallbacks or {}).get(id(holder), [])
+        holder.locator = None
+        for option in options:
+            try:
+                if await resolve(page, option.steps).count() == 1:
+                    holder.locator = option
+                    break
+            except PlaywrightError:
+                continue
+
+
+def _path(url: str) -> str:
+    parts = urlsplit(url)
+    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")

@@ -1,0 +1,136 @@
+"""Seed 000's preflight against the demo app in a real Chromium: every objective, pauses, resume, budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from studio.models.context import Answer
+from tests.preflight.conftest import Harness
+
+pytestmark = pytest.mark.browser
+
+NAV = ["Dashboard", "Credit Report", "Disputes", "Alerts", "Offers", "Help", "Products", "Game", "Profile"]
+
+
+def credentials(user, totp=True):
+    answers = [Answer(key="credentials.email", value=user["email"]),
+               Answer(key="credentials.password", value=user["password"])]
+    if totp and user.get("otpSecret"):
+        answers.append(Answer(key="credentials.totp_secret", value=user["otpSecret"]))
+    return answers
+
+
+async def test_a_wrong_base_url_is_resolved_and_the_login_wall_asks_then_logs_in_with_totp(harness, demo):
+    user = demo.create_user(requires_2fa=True)
+    job = await harness.preflight.start(demo.base_url + "/app/v2/start", request="disputes wizard")
+    # (a) the deep link 404s; the app's root is found
+    assert job.context.resolved_base_url == demo.base_url + "/"
+    assert job.context.confidence.base_url == 0.8
+    assert any("answered 404" in note for note in job.context.evidence.notes)
+    # (b) the login wall is detected; with no credentials the job pauses with at most two questions
+    assert job.status == "paused" and job.context.auth_state.requires_login
+    assert [q.key for q in job.pending] == ["credentials.email", "credentials.password"]
+    assert [q.kind for q in job.pending] == ["text", "secret"] and job.context.questions[0].info_needed
+    job = await harness.preflight.resume(job, credentials(user, totp=False))
+    assert job.status == "paused" and [q.key for q in job.pending] == ["credentials.totp_secret"]
+    job = await harness.preflight.resume(job, credentials(user)[2:])
+    assert job.status == "completed", job.message
+    assert any(url.endswith("/dashboard") for url in job.context.evidence.visited_urls)
+    assert any("Signed in as" in note for note in job.context.evidence.notes)
+    # (c) the top navigation of the dashboard
+    assert job.context.ui_map.top_nav == NAV
+    # the requested area: validated, with its wizard walked and never submitted
+    best = job.context.candidate_entry_points[0]
+    assert best.url == "/disputes" and best.confidence >= 0.85
+    flow = job.context.discovered_flows_summary[0]
+    assert "Step 1 of 3" in flow.notes and "Step 3 of 3" in flow.notes and "never submits" in flow.notes
+    assert sum(len(items) for items in demo.state.disputes.values()) == 0  # walked, never submitted
+    gap_types = {gap.gap_type for gap in job.context.coverage_gaps}
+    assert {"validation", "state_transitions", "concurrency", "error_states", "permissions"} <= gap_types
+    # the seed's events, in order, stored with the job
+    assert harness.types()[0] == "preflight_started" and harness.types()[-1] == "preflight_completed"
+    assert harness.types().count("preflight_question") == 2
+    stored = [e["type"] for e in harness.project.jobs.events(job.id)]
+    assert stored.count("preflight_question") == 2 and stored[-1] == "preflight_completed"
+    # secrets never reach the project file
+    harness.project.close()
+    raw = harness.path.read_bytes() + (harness.path.with_name(harness.path.name + "-wal").read_bytes()
+                                       if harness.path.with_name(harness.path.name + "-wal").exists() else b"")
+    assert user["password"].encode() not in raw and user["otpSecret"].encode() not in raw
+    harness.project = type(harness.project).open(harness.path)
+
+
+async def test_a_viewer_sees_the_hidden_admin_page_as_a_permissions_gap(harness, demo):
+    user = demo.create_user()  # a viewer
+    job = await harness.preflight.start(demo.base_url, request="disputes wizard")
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "completed"
+    assert job.context.environment.role == "viewer"
+    assert any(g.gap_type == "permissions" and "/admin answers 403" in g.suggestion for g in job.context.coverage_gaps)
+
+
+async def test_a_request_about_the_gated_area_asks_for_the_role(harness, demo):
+    user = demo.create_user()
+    job = await harness.preflight.start(demo.base_url, request="admin user management")
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "paused" and job.pending[0].key == "role"
+    assert "403" in job.pending[0].question.question and job.context.auth_state.blockers
+
+
+async def test_pause_close_reopen_answer_resume(tmp_path, demo):
+    user = demo.create_user()
+    first = await Harness(tmp_path / "p.studio").open()
+    job = await first.preflight.start(demo.base_url, request="disputes wizard")
+    assert job.status == "paused"
+    await first.close()  # the studio is closed: browser gone, project file closed
+
+    second = await Harness(tmp_path / "p.studio").open()
+    try:
+        paused = second.project.jobs.latest_paused()
+        assert paused.id == job.id and paused.state["done"] == ["resolve_base_url"]
+        done = await second.preflight.resume(paused, credentials(user))
+        assert done.status == "completed" and done.id == job.id
+        assert done.context.candidate_entry_points[0].url == "/disputes"
+    finally:
+        await second.close()
+
+
+async def test_an_unreachable_app_asks_where_it_runs(harness):
+    job = await harness.preflight.start("http://127.0.0.1:9/")
+    assert job.status == "paused" and job.pending[0].key == "base_url"
+    assert "Where does the app run" in job.pending[0].question.question
+
+
+async def test_a_vague_request_asks_which_area_instead_of_guessing(harness, demo):
+    user = demo.create_user()
+    job = await harness.preflight.start(demo.base_url, request="billing reconciliation")
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "paused" and job.pending[0].key == "area"
+    assert job.pending[0].kind == "choice" and "Disputes" in job.pending[0].question.options
+    job = await harness.preflight.resume(job, [Answer(key="area", value="Disputes")])
+    assert job.status == "completed" and job.context.candidate_entry_points[0].url == "/disputes"
+
+
+async def test_the_budget_ends_the_job_cleanly(tmp_path, demo):
+    user = demo.create_user()
+    tight = await Harness(tmp_path / "p.studio").open(max_steps=4)
+    try:
+        job = await tight.preflight.start(demo.base_url)
+        job = await tight.preflight.resume(job, credentials(user))
+        assert job.status == "budget_exhausted" and "budget of 4 browser steps" in job.message
+        assert job.context.resolved_base_url and job.context.auth_state.requires_login  # kept
+    finally:
+        await tight.close()
+
+
+async def test_the_ui_map_is_cached_for_the_next_job(harness, demo):
+    user = demo.create_user()
+    job = await harness.preflight.start(demo.base_url)  # whole app: every key page is surveyed
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "completed" and len(job.context.ui_map.key_pages) == len(NAV)
+    first_steps = harness.preflight.last_run.budget.steps
+    second = await harness.preflight.start(demo.base_url)
+    second = await harness.preflight.resume(second, credentials(user))
+    assert second.status == "completed" and second.context.ui_map.key_pages == job.context.ui_map.key_pages
+    assert any("Reused the UI map" in note for note in second.context.evidence.notes)
+    assert harness.preflight.last_run.budget.steps < first_steps
