@@ -1,0 +1,16 @@
+"""The playground agents (seed 000): NEW_TESTSUITE, NEW_TEST_CASE and EDIT_TEST_CASE, each after a preflight.
+
+Public API (the GUI and the CLI use only this):
+
+    playground = Playground(session, project, model=None, budget=None)
+    job = await playground.start(kind, url, request="", case_ids=None)   # kind: preflight | new_testsuite |
+                                                                          #       new_test_case | edit_test_case
+    job = await playground.resume(job, answers)                          # after job.status == "paused"
+    playground.cancel()                                                   # ends the running job cleanly
+    revert_edit(project, case_id, version)                                # reject an agent's edit of a case
+    case_steps(case, base_url) -> list[RecordedStep]                      # a case as steps the exporter writes
+
+job.status: running | paused (job.pending holds ≤2 questions) | completed | cancelled | budget_exhausted | failed.
+job.result: {"suites": [ids], "cases": [created ids], "edits": [CaseEdit as dict], "skipped": [sentences],
+             "summary": "one sentence"}.
+"""
