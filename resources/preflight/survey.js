@@ -30,7 +30,10 @@
     if (el.tagName === 'BUTTON' || (el.tagName === 'INPUT' && ['submit', 'button', 'reset'].includes(el.type))) return 'button';
     return el.tagName.toLowerCase();
   };
-  const item = (el) => ({ role: roleOf(el), name: nameOf(el), testId: el.getAttribute('data-testid'),
+  // One key per element, so an element listed twice (an action that is also a filter) is counted once.
+  const keys = new Map();
+  const keyOf = (el) => { if (!keys.has(el)) keys.set(el, keys.size + 1); return keys.get(el); };
+  const item = (el) => ({ key: keyOf(el), role: roleOf(el), name: nameOf(el), testId: el.getAttribute('data-testid'),
     href: el.tagName === 'A' ? el.getAttribute('href') : null, pressed: el.getAttribute('aria-pressed'),
     disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true' });
 
@@ -47,7 +50,7 @@
     const tag = el.tagName.toLowerCase();
     const type = tag === 'input' ? (el.type || 'text') : tag;
     return {
-      name: labelOf(el) || el.name || el.id || type, label: labelOf(el), type, tag,
+      key: keyOf(el), name: labelOf(el) || el.name || el.id || type, label: labelOf(el), type, tag,
       required: el.required || el.getAttribute('aria-required') === 'true',
       testId: el.getAttribute('data-testid'), htmlName: el.name || null,
       options: tag === 'select' ? [...el.options].map((o) => clean(o.textContent, 60)).filter(Boolean) : [],
@@ -63,7 +66,7 @@
         if (!radioGroups.has(key)) {
           const set = el.closest('fieldset, [role="radiogroup"]');
           const legend = set && (set.querySelector('legend') || null);
-          const spec = { name: clean((legend && legend.textContent) || (set && set.getAttribute('aria-label')) || key),
+          const spec = { key: keyOf(el), name: clean((legend && legend.textContent) || (set && set.getAttribute('aria-label')) || key),
             type: 'radio', tag: 'input', required: false, testId: null, htmlName: key, options: [] };
           spec.label = spec.name;
           radioGroups.set(key, spec);
@@ -96,13 +99,13 @@
 
   const searchInputs = [...document.querySelectorAll('input, [role="searchbox"]')].filter((el) => visible(el)
     && (el.type === 'search' || el.getAttribute('role') === 'searchbox' || /search/i.test(labelOf(el))))
-    .map((el) => ({ role: 'searchbox', name: labelOf(el), testId: el.getAttribute('data-testid'), href: null }));
+    .map((el) => ({ key: keyOf(el), role: 'searchbox', name: labelOf(el), testId: el.getAttribute('data-testid'), href: null }));
   const filters = [...main.querySelectorAll('[aria-pressed], [role="tab"], select, a, button')].filter((el) => visible(el)
     && (el.hasAttribute('aria-pressed') || el.getAttribute('role') === 'tab'
       || /^(filter|sort|page)/i.test(el.getAttribute('data-testid') || '')
       || (el.tagName === 'SELECT' && /sort|filter|show/i.test(labelOf(el)))
       || (/^(next|previous|prev)( page)?$/i.test(nameOf(el)) && !el.closest('form')))).map(item);
-  const fileInputs = [...document.querySelectorAll('input[type="file"]')].map((el) => ({
+  const fileInputs = [...document.querySelectorAll('input[type="file"]')].map((el) => ({ key: keyOf(el),
     role: 'file', name: labelOf(el), testId: el.getAttribute('data-testid'), href: null, accept: el.accept || null }));
   const liveRegions = [...document.querySelectorAll('[role="status"], [role="alert"], [aria-live]')].filter(visible)
     .map((el) => clean(el.textContent)).filter(Boolean);

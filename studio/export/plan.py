@@ -15,8 +15,11 @@ from studio.export.outcomes import checks_after, response_wait
 from studio.export.statements import (
     Act,
     Declare,
+    ExpectState,
+    ExpectUrl,
     ExportPlan,
     Goto,
+    Note,
     RequireEnv,
     ResponseWait,
     Statement,
@@ -24,9 +27,9 @@ from studio.export.statements import (
     Subject,
     locator_label,
 )
-from studio.export.urls import origin_of, relative_url
+from studio.export.urls import origin_of, relative_url, url_pattern
 from studio.export.waits import describe_target, waits_before
-from studio.models.locator import LocatorSpec
+from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.recording import RecordedStep
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -57,6 +60,10 @@ def build_plan(steps: list[RecordedStep], title: str | None = None) -> ExportPla
                 statements: list[Statement] = [Goto(url=relative_url(step.url, origin)), *checks_after(step, None)]
                 plans.append(StepPlan(index=step.index, statements=statements))
             continue
+        written = _written_check(step, origin)
+        if written is not None:
+            plans.append(StepPlan(index=step.index, statements=[written]))
+            continue
         if step.locator is None and not (step.action == "press" and (step.key or step.value)):
             raise ExportError(
                 f"Step {step.index} ({step.action}) has no stored locator, so it cannot be written as a test step. "
@@ -73,6 +80,19 @@ def build_plan(steps: list[RecordedStep], title: str | None = None) -> ExportPla
         title=" ".join(title.split()) if title and title.strip() else default_title(ordered),
         session_id=ordered[0].session_id, origin=origin, steps=plans, env_vars=env_vars,
     )
+
+
+def _written_check(step: RecordedStep, origin: str | None) -> Statement | None:
+    """Steps of written test cases (not recordings): a text to see, a URL to reach, a file to upload."""
+    if step.action == "expect_text" and step.value:
+        text = LocatorSpec(strategy="text", steps=[LocatorStep(kind="text", value=step.value)])
+        return ExpectState(subject=Subject(locator=text), state="visible")
+    if step.action == "expect_url":
+        return ExpectUrl(pattern=url_pattern(relative_url(step.url, origin)))
+    if step.action == "upload":
+        return Note(why=f"Upload {step.value or 'a file'} through {describe_target(step)}: add the file next to this "
+                        "test and pass it to set_input_files (the case names it, the recording could not).")
+    return None
 
 
 def _act(step: RecordedStep, subject: Subject, target: str, wait: ResponseWait | None) -> Act:

@@ -33,6 +33,13 @@ def base_url(pytestconfig):
 
 
 @pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    # Tests that need a signed-in user start from a saved login (Playwright storage state), never a password.
+    state = os.environ.get("STUDIO_STORAGE_STATE")
+    return {{**browser_context_args, "storage_state": state}} if state else browser_context_args
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args, browser_name, playwright):
     args = dict(browser_type_launch_args)
     if browser_name != "chromium":
@@ -62,6 +69,8 @@ export default defineConfig({{
     // The recorded origin unless BASE_URL says otherwise; tests open paths relative to it.
     baseURL: process.env.BASE_URL || {origin},
     trace: "retain-on-failure",
+    // Tests that need a signed-in user start from a saved login (Playwright storage state), never a password.
+    storageState: process.env.STUDIO_STORAGE_STATE || undefined,
   }},
   projects: [
     {{
@@ -137,9 +146,13 @@ def _readme(plan: ExportPlan, test_file: str, run: str) -> str:
                   "The test reads these secrets from the environment; they are never written into these files.", ""]
         lines += [f"- `{name}`" for name in plan.env_vars]
         lines += ["", "For example: `export " + plan.env_vars[0] + "='…'` before running the test.", ""]
-    lines += ["## Browser", "",
+    lines += ["## Signed-in tests", "",
+              "A test that needs a signed-in user starts from a saved login: set `STUDIO_STORAGE_STATE` to a "
+              "Playwright storage-state file (in Preflight Studio: Session › Save Login State).", "",
+              "## Browser", "",
               f"Playwright's own Chromium is used unless `{BROWSER_ENV}` points at another Chromium or Chrome "
-              "executable. As root (containers, CI), Chromium is started with `--no-sandbox`.", ""]
+              "executable; when Playwright's browser was never downloaded, an installed Chromium or Chrome is "
+              "used. As root (containers, CI), Chromium is started with `--no-sandbox`.", ""]
     return "\n".join(lines)
 
 

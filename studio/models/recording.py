@@ -9,7 +9,9 @@ from pydantic import BaseModel, Field
 from studio.models.locator import LocatorSpec
 from studio.models.race import Observation
 
-StepAction = Literal["navigate", "click", "type", "fill", "hover", "select", "check", "press"]
+StepAction = Literal["navigate", "click", "type", "fill", "hover", "select", "check", "press",
+                     # from written test cases (the playground), not from recordings:
+                     "expect_text", "expect_url", "upload"]
 
 
 class RequestRecord(BaseModel):

@@ -124,11 +124,13 @@ async def survey_page(page: Page, reached_by: str = "", deep: bool = False, stat
                 await page.wait_for_load_state("load", timeout=10_000)
             except PlaywrightError:
                 pass
-    # nav and actions are disjoint and hold every control; a form's submit button is one of the actions.
-    everything = raw["nav"] + raw["actions"]
+    # Every element once (the lists overlap: a filter button is also an action, a submit button too).
+    distinct = {item["key"]: item for key in ("nav", "actions", "searchInputs", "filters", "fileInputs")
+                for item in raw[key]}
+    everything = list(distinct.values())
     pairs = Counter((item.get("role"), item.get("name")) for item in everything)
-    test_ids = Counter(item.get("testId") for item in everything + [f for form in raw["forms"] for f in form["fields"]]
-                       if item.get("testId"))
+    fields = {f["key"]: f for form in raw["forms"] for f in form["fields"]}
+    test_ids = Counter(item.get("testId") for item in {**distinct, **fields}.values() if item.get("testId"))
     labels = Counter(f.get("label") for form in raw["forms"] for f in form["fields"] if f.get("label"))
     fallbacks: Fallbacks = {}
 
