@@ -14,7 +14,7 @@ import pyotp
 from playwright.async_api import Error as PlaywrightError
 
 from studio.models.context import PendingQuestion
-from studio.preflight.run import NeedAnswers, PreflightRun
+from studio.preflight.run import NeedAnswers, PreflightRun, origin_of
 from studio.preflight.survey import Survey
 
 EMAIL, PASSWORD, TOTP, TENANT = "credentials.email", "credentials.password", "credentials.totp_secret", "tenant"
@@ -48,6 +48,10 @@ async def reach_stable_state(run: PreflightRun) -> None:
     if survey.is_login_page:
         context.auth_state.requires_login = True
         survey = await _log_in(run, survey)
+    elif _login_wall_seen_before(run):
+        # Signed in already (this browser kept the session of an earlier job): the app still has a login wall.
+        context.auth_state.requires_login = True
+        context.auth_state.hints = "Signed in already (session kept from an earlier job in this project)."
     context.auth_state.blockers = []
     _read_environment(run, survey)
     if survey.tenant and len(survey.tenant["options"]) > 1 and not run.answer(TENANT):
@@ -55,6 +59,14 @@ async def reach_stable_state(run: PreflightRun) -> None:
             TENANT, "Workspace", f"The app offers several {survey.tenant['label'].lower()} choices. Which one should "
             "the tests use?", "Test cases depend on the workspace's data.", options=survey.tenant["options"])])
     await _probe_privileged_pages(run)
+
+
+def _login_wall_seen_before(run: PreflightRun) -> bool:
+    if run.project is None:
+        return False
+    origin = origin_of(run.context.resolved_base_url)
+    return any(job.id != run.job.id and job.context.auth_state.requires_login
+               and origin_of(job.context.resolved_base_url or "") == origin for job in run.project.jobs.list())
 
 
 async def _log_in(run: PreflightRun, survey: Survey) -> Survey:
