@@ -14,3 +14,8 @@ job.status: running | paused (job.pending holds ≤2 questions) | completed | ca
 job.result: {"suites": [ids], "cases": [created ids], "edits": [CaseEdit as dict], "skipped": [sentences],
              "summary": "one sentence"}.
 """
+
+from studio.playground.cases_io import case_steps, revert_edit
+from studio.playground.runner import Playground
+
+__all__ = ["Playground", "case_steps", "revert_edit"]

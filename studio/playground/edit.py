@@ -1,0 +1,165 @@
+"""EDIT_TEST_CASE: update only the selected or impacted cases to match the app as the preflight found it —
+each edit with a before/after summary and its reasons; everything else untouched.
+
+Fixes are grounded in this preflight's catalogues: a moved entry point is followed, a renamed control is
+replaced by its closest counterpart on the page, a new required field is filled; what cannot be fixed is
+marked stale with the reason.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from studio.models.catalog import CatalogElement, FormField, PageCatalog
+from studio.models.testcase import CaseEdit, CaseStep, TestCase
+from studio.playground.grounding import base_path, fill, field_specs
+from studio.playground.main_job import MainJob
+from studio.preflight.changes import entry_path
+
+REDIRECT = re.compile(r"^(?P<old>\S+) now redirects to (?P<new>\S+)\.$")
+SIMILAR_ENOUGH = 0.45
+
+
+def targets(main: MainJob) -> list[TestCase]:
+    """Selected cases if any were selected, else every case a detected change impacts."""
+    project = main.run.project
+    if project is None:
+        return []
+    selected = main.job.state.get("case_ids") or []
+    impacted = {i for change in main.job.context.detected_changes for i in change.impacted_testcase_ids or []}
+    wanted = set(selected) if selected else impacted
+    return [case for case in project.cases.cases() if case.id in wanted]
+
+
+def _page_catalogs(main: MainJob, path: str) -> list[PageCatalog]:
+    return [c for c in main.catalogs if base_path(c) == path]
+
+
+def _elements(catalogs: list[PageCatalog]) -> list[CatalogElement | FormField]:
+    found: list[CatalogElement | FormField] = []
+    for catalog in catalogs:
+        found.extend([*catalog.actions, *catalog.nav])
+        for form in catalog.forms:
+            found.extend(form.fields)
+            if form.submit:
+                found.append(form.submit)
+    return [e for e in found if e.locator is not None]
+
+
+def _name(element: CatalogElement | FormField) -> str:
+    return element.spec.name if isinstance(element, FormField) else element.name
+
+
+def _step_name(step: CaseStep) -> str:
+    last = step.locator.steps[-1] if step.locator else None
+    return (last.name or last.value or "") if last else step.target
+
+
+def _replacement(step: CaseStep, elements: list[CatalogElement | FormField]) -> CatalogElement | FormField | None:
+    old = _step_name(step).lower()
+    role = step.locator.steps[-1].role if step.locator else None
+    scored = []
+    for element in elements:
+        if role and isinstance(element, CatalogElement) and element.role != role:
+            continue
+        scored.append((difflib.SequenceMatcher(None, old, _name(element).lower()).ratio(), element))
+    scored.sort(key=lambda item: item[0], reverse=True)
+    return scored[0][1] if scored and scored[0][0] >= SIMILAR_ENOUGH else None
+
+
+def edit_case(main: MainJob, case: TestCase) -> tuple[TestCase, list[str]]:
+    """The case as it should be now, and the reasons (an empty list: nothing to change)."""
+    after = case.model_copy(deep=True)
+    reasons: list[str] = []
+    changes = [c for c in main.job.context.detected_changes if case.id in (c.impacted_testcase_ids or [])]
+    path = entry_path(case) or "/"
+    for change in changes:
+        if change.type == "entry_point_redirected" and (match := REDIRECT.match(change.evidence)):
+            for step in after.steps:
+                if step.action == "navigate" and step.url == match["old"]:
+                    step.url = match["new"]
+            path = match["new"]
+            reasons.append(f"{match['old']} now redirects to {match['new']}: the case opens {match['new']} directly.")
+        elif change.type in ("entry_point_missing", "permission_changed", "entry_point_unreachable"):
+            after.status = "stale"
+            reasons.append(f"Marked stale: {change.evidence}")
+    catalogs = _page_catalogs(main, path)
+    if catalogs:
+        _fix_elements(after, catalogs, reasons)
+        _fix_fields(main, after, catalogs, reasons)
+    if after.status == "stale" and not any(r.startswith("Marked stale") for r in reasons) and reasons:
+        after.status = case.status
+    return after, reasons
+
+
+def _fix_elements(case: TestCase, catalogs: list[PageCatalog], reasons: list[str]) -> None:
+    elements = _elements(catalogs)
+    known = {e.locator.python() for e in elements}
+    for step in case.steps:
+        if step.locator is None or step.action.startswith("expect"):
+            continue
+        # A radio option is located by its label, which the catalogue lists as the group's options, not elements.
+        radio_option = step.action == "check" and step.locator.strategy == "label"
+        if radio_option or step.locator.python() in known:
+            continue
+        new = _replacement(step, elements)
+        if new is None:
+            case.status = "stale"
+            reasons.append(f"Marked stale: {step.target or step.locator.python()} is gone and nothing similar is on "
+                           "the page.")
+            return
+        old_label = _step_name(step)
+        step.locator = new.locator
+        step.target = _name(new)
+        reasons.append(f"'{old_label}' is now '{_name(new)}' ({new.locator.python()}).")
+
+
+def _fix_fields(main: MainJob, case: TestCase, catalogs: list[PageCatalog], reasons: list[str]) -> None:
+    before = {spec.name for spec in case.grounding.form_fields}
+    if not before:
+        return
+    for catalog in catalogs:
+        for form in catalog.forms:
+            added = [f for f in form.fields if f.spec.required and f.spec.name not in before]
+            for field in added:
+                submit = form.submit.locator.python() if form.submit and form.submit.locator else None
+                at = next((i for i, s in enumerate(case.steps) if s.locator and s.locator.python() == submit), None)
+                if case.gap_type == "validation" and at is not None and not _fills_form(case, form, at):
+                    case.expected_results.append(f"{field.spec.name} shows a message saying it is required.")
+                    reasons.append(f"New required field '{field.spec.name}': it must be refused when empty too.")
+                    continue
+                step = fill(field)
+                if step is None or at is None:
+                    case.status = "stale"
+                    reasons.append(f"Marked stale: the form gained a required field '{field.spec.name}' that this "
+                                   "case cannot fill.")
+                    continue
+                case.steps.insert(at, step)
+                reasons.append(f"New required field '{field.spec.name}' ({field.spec.type}): the case now fills it "
+                               f"with {step.data!r}.")
+    case.grounding.form_fields = field_specs(catalogs)
+
+
+def _fills_form(case: TestCase, form, at: int) -> bool:
+    """Whether the case fills this form's fields before pressing its button (validation cases leave them empty)."""
+    names = {f.spec.name for f in form.fields}
+    return any(s.action in ("fill", "select", "check") and s.target.split(":")[0] in names for s in case.steps[:at])
+
+
+def edit_test_cases(main: MainJob) -> list[CaseEdit]:
+    project = main.run.project
+    cases = targets(main)
+    edits: list[CaseEdit] = []
+    for index, case in enumerate(cases, start=1):
+        main.check()
+        after, reasons = edit_case(main, case)
+        if not reasons:
+            main.item(f"case {case.id}", index, len(cases), "unchanged", f"'{case.title}' needs no change.")
+            continue
+        summary = " ".join(reasons)
+        stored = project.cases.save_case(after, "agent", summary) if project else after
+        edits.append(CaseEdit(case_id=case.id, before=case, after=stored, summary=summary, reasons=reasons))
+        status = "stale" if stored.status == "stale" else "edited"
+        main.item(f"case {case.id}", index, len(cases), status, f"'{case.title}': {summary}")
+    return edits

@@ -1,0 +1,100 @@
+"""NEW_TEST_CASE: cases for the scoped area only — coverage gaps first, then nice-to-have — de-duplicated
+against the project's cases and grounded in what the preflight saw."""
+
+from __future__ import annotations
+
+import time
+
+from studio.models.testcase import Grounding, TestCase
+from studio.playground import templates
+from studio.playground.grounding import base_path, field_specs, step_number
+from studio.playground.main_job import MainJob, duplicate_of, new_id
+from studio.playground.templates import Draft
+from studio.playground.wording import reword_cases
+
+# The seed's order: gaps first (in its category order), then nice-to-have.
+GAP_ORDER = ("validation", "permissions", "state_transitions", "concurrency", "search_filter_sort_pagination",
+             "error_states", "file_upload")
+NICE_TO_HAVE = ("happy_path",)
+
+
+def area_paths(main: MainJob, area: str | None = None) -> list[str]:
+    """The pages in scope: the preflight's validated entry points (never guessed again), or a given path."""
+    if area:
+        return [area]
+    points = [p for p in main.job.context.candidate_entry_points if p.url and p.confidence >= 0.5]
+    return list(dict.fromkeys(p.url.split("#")[0] for p in points))
+
+
+def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Draft]:
+    catalogs = main.catalogs
+    page = next((c for c in catalogs if base_path(c) == path and step_number(c) == 1), None)
+    if page is None:
+        return []
+    context = main.job.context
+    login = context.auth_state.requires_login
+    gated = main.job.state.get("gated_pages", []) if include_gated else []
+    wanted = {gap.gap_type for gap in context.coverage_gaps}
+    made: dict[str, list[Draft]] = {
+        "validation": templates.validation(catalogs, page, login),
+        "permissions": templates.permissions(page, login, gated),
+        "state_transitions": [*templates.state_transitions(catalogs, page, login),
+                              *templates.state_changes(page, login)],
+        "concurrency": templates.concurrency(catalogs, page, login),
+        "search_filter_sort_pagination": templates.search_and_filters(page, login),
+        "error_states": templates.error_states(catalogs, page, login),
+        "file_upload": templates.file_upload(page, login),
+        "happy_path": templates.happy_path(catalogs, page, login),
+    }
+    # Open gaps first; categories existing cases already cover come after, as nice-to-have, so that each
+    # case already written is skipped by name (de-duplication), never silently.
+    ordered = [d for kind in GAP_ORDER if kind in wanted for d in made[kind]]
+    covered = [d for kind in GAP_ORDER if kind not in wanted for d in made[kind]]
+    return ordered + covered + [d for kind in NICE_TO_HAVE for d in made[kind]]
+
+
+async def new_test_cases(main: MainJob, paths: list[str], suite_id: str | None = None,
+                         include_gated: bool = True) -> list[TestCase]:
+    """Write, de-duplicate, (re)word and store the cases for `paths`; returns the cases created.
+
+    `include_gated`: also cases for admin-only pages the role cannot open (not in a module's own suite).
+    """
+    project = main.run.project
+    existing = project.cases.cases() if project else []
+    drafts = [draft for path in paths for draft in drafts_for(main, path, include_gated)]
+    cases: list[TestCase] = []
+    for draft in drafts:
+        case = _case(main, draft, suite_id)
+        twin = duplicate_of(case, existing + cases)
+        if twin is not None:
+            main.skipped.append(f"'{draft.title}' duplicates '{twin.title}' ({twin.id}).")
+            continue
+        cases.append(case)
+    cases = await reword_cases(main, cases)
+    total = len(cases)
+    stored = []
+    for index, case in enumerate(cases, start=1):
+        await main.checkpoint()
+        if project is not None:
+            case = project.cases.save_case(case, "agent", f"Created from a {case.gap_type} gap found by preflight "
+                                                           f"{main.job.id}.")
+        stored.append(case)
+        main.created.append(case.id)
+        main.item(f"case {case.id}", index, total, "created", f"Created '{case.title}'")
+    for sentence in main.skipped:
+        main.item("duplicate", 0, total, "skipped", sentence)
+    return stored
+
+
+def _case(main: MainJob, draft: Draft, suite_id: str | None) -> TestCase:
+    context = main.job.context
+    page_catalogs = [c for c in main.catalogs if base_path(c) == draft.page]
+    entry = next((p.label for p in context.candidate_entry_points if p.url and p.url.split("#")[0] == draft.page), None)
+    return TestCase(
+        id=new_id("tc"), suite_id=suite_id, title=draft.title, preconditions=draft.preconditions,
+        steps=draft.steps, expected_results=draft.expected_results, priority=draft.priority, tags=draft.tags,
+        gap_type=draft.gap_type, status="draft", origin="agent", updated_at=time.time() * 1000,
+        grounding=Grounding(page_url=context.resolved_base_url.rstrip("/") + draft.page,
+                            preflight_job_id=main.job.id, entry_label=entry,
+                            form_fields=field_specs(page_catalogs),
+                            required_role=context.environment.role))

@@ -1,0 +1,120 @@
+"""Playground: a preflight, then the requested agent, as one job that can pause, resume, be cancelled and
+run out of budget — recorded in the project with the seed's main-job events."""
+
+from __future__ import annotations
+
+from studio.browser.session import BrowserSession
+from studio.llm.budget import Budget
+from studio.llm.client import LanguageModel
+from studio.llm.errors import BudgetExhausted
+from studio.models.context import Answer, JobKind, JobRecord
+from studio.models.events import MainJobCompleted, MainJobStarted, PreflightQuestion
+from studio.models.llm import JobBudget
+from studio.playground.edit import edit_test_cases, targets
+from studio.playground.main_job import Cancelled, MainJob
+from studio.playground.new_cases import area_paths, new_test_cases
+from studio.playground.suites import new_testsuite
+from studio.preflight.access import reach_stable_state
+from studio.preflight.job import Preflight
+from studio.preflight.run import NeedAnswers, PreflightRun
+from studio.store.project import ProjectFile
+
+MAIN_BUDGET = JobBudget(max_steps=40, max_seconds=180, max_tokens=60_000, max_cost_usd=0.50)
+
+
+class Playground:
+    """Runs playground jobs (preflight + agent) on one browser session, recording into the project."""
+
+    def __init__(self, session: BrowserSession, project: ProjectFile | None, model: LanguageModel | None = None,
+                 budget: JobBudget | None = None, preflight_budget: JobBudget | None = None) -> None:
+        self.session = session
+        self.project = project
+        self.model = model
+        self.limits = budget or MAIN_BUDGET
+        self.preflight = Preflight(session, project, **({"budget": preflight_budget} if preflight_budget else {}))
+        self.main: MainJob | None = None
+
+    async def start(self, kind: JobKind, url: str | None, request: str = "",
+                    case_ids: list[str] | None = None) -> JobRecord:
+        job = self.preflight.new_job(url, request, kind, case_ids)
+        return await self._go(await self.preflight.run(job))
+
+    async def resume(self, job: JobRecord, answers: list[Answer]) -> JobRecord:
+        if not job.state.get("preflight_done"):
+            return await self._go(await self.preflight.resume(job, answers))
+        job.context.answers.extend(answers)
+        job = job.model_copy(update={"pending": [], "status": "running"})
+        job.context.questions = []
+        return await self._main_job(job, resumed=True)
+
+    def cancel(self) -> None:
+        self.preflight.cancel()
+        if self.main is not None:
+            self.main.cancelled = True
+
+    async def _go(self, job: JobRecord) -> JobRecord:
+        if job.status != "completed" or job.kind == "preflight":
+            return job
+        job.state["preflight_done"] = True
+        return await self._main_job(job, resumed=False)
+
+    async def _main_job(self, job: JobRecord, resumed: bool) -> JobRecord:
+        catalogs = dict(self.preflight.last_run.catalogs) if self.preflight.last_run else {}
+        if not catalogs and self.project is not None:
+            catalogs = {c.path: c for c in self.project.jobs.catalogs(job.id)}
+        run = PreflightRun(job=job, session=self.session, budget=Budget(self.limits), project=self.project,
+                           secrets=self.preflight.secrets.setdefault(job.id, {}), catalogs=catalogs)
+        main = self.main = MainJob(run=run, model=self.model, cancelled=self.preflight.cancelled)
+        job.status = "running"
+        run.save()
+        if not job.state.get("main_started"):  # a main job resumed after a question is the same job
+            job.state["main_started"] = True
+            totals = {"edit_test_case": len(targets(main)), "new_test_case": len(area_paths(main))}
+            self.session.publish(MainJobStarted(job_id=job.id, kind=job.kind, total_items=totals.get(job.kind, 0)))
+        try:
+            if resumed and self.session.page.url in ("about:blank", ""):
+                await reach_stable_state(run)  # a fresh browser after a restart: sign in before browsing
+            result = await self._agent(main)
+            return self._finish(main, "completed", result)
+        except NeedAnswers as asked:
+            return self._pause(main, asked)
+        except BudgetExhausted as spent:
+            return self._finish(main, "budget_exhausted", {"summary": spent.sentence})
+        except Cancelled:
+            return self._finish(main, "cancelled", {"summary": "Cancelled by the tester; what was made is kept."})
+
+    async def _agent(self, main: MainJob) -> dict:
+        kind = main.job.kind
+        if kind == "new_test_case":
+            paths = area_paths(main)
+            cases = await new_test_cases(main, paths)
+            return {"cases": [c.id for c in cases], "summary": f"Created {len(cases)} case(s) for "
+                    f"{', '.join(paths) or 'no validated area'}; {len(main.skipped)} duplicate(s) skipped."}
+        if kind == "new_testsuite":
+            suites = await new_testsuite(main)
+            return {"suites": [s.id for s in suites], "summary": f"Created {len(suites)} suite(s) with "
+                    f"{len(main.created)} case(s)."}
+        if kind == "edit_test_case":
+            edits = edit_test_cases(main)
+            stale = sum(1 for e in edits if e.after.status == "stale")
+            return {"edits": [e.model_dump(mode="json") for e in edits],
+                    "summary": f"Edited {len(edits)} case(s) ({stale} marked stale); the others were not touched."}
+        raise ValueError(f"unknown playground job kind {kind!r}")
+
+    def _pause(self, main: MainJob, asked: NeedAnswers) -> JobRecord:
+        job = main.job
+        job.status, job.pending = "paused", asked.questions
+        job.context.questions = [q.question for q in asked.questions]
+        job.message = asked.questions[0].why if asked.questions else ""
+        main.run.save()
+        self.session.publish(PreflightQuestion(job_id=job.id, questions=[
+            {"key": q.key, "why": q.why, "kind": q.kind, **q.question.model_dump()} for q in asked.questions]))
+        return main.run.job
+
+    def _finish(self, main: MainJob, status: str, result: dict) -> JobRecord:
+        job = main.job
+        result = {"cases": list(main.created), "skipped": main.skipped, "notes": main.notes, **result}
+        job.status, job.result, job.message = status, result, result.get("summary", "")  # type: ignore[assignment]
+        main.run.save()
+        self.session.publish(MainJobCompleted(job_id=job.id, kind=job.kind, status=status, summary=result))
+        return main.run.job

@@ -1,0 +1,112 @@
+"""NEW_TESTSUITE: propose 2–5 suites from the real module map, highlight modules no suite covers yet, ask
+which to create, create them, then populate each through NEW_TEST_CASE."""
+
+from __future__ import annotations
+
+import time
+
+from studio.models.catalog import PageCatalog
+from studio.models.context import PendingQuestion
+from studio.models.testcase import TestSuite
+from studio.playground.grounding import base_path, step_number
+from studio.playground.main_job import MainJob, new_id
+from studio.playground.new_cases import new_test_cases
+from studio.playground.wording import name_suites
+from studio.preflight.flows import walk_wizard
+from studio.preflight.run import NeedAnswers
+
+CHOICE = "suites"
+ALL = "All of the proposed suites"
+MAX_CANDIDATES, MIN_CANDIDATES = 5, 2
+
+
+def richness(catalog: PageCatalog) -> float:
+    """How much there is to test on a page: forms and wizards most, then search, filters, uploads, actions."""
+    return (3 * len(catalog.forms) + 2 * sum(1 for f in catalog.forms if f.step_text) + len(catalog.search_inputs)
+            + len(catalog.filters) / 2 + 2 * len(catalog.file_inputs) + len(catalog.actions) / 10)
+
+
+def candidates(main: MainJob) -> list[dict]:
+    """Modules of the UI map as suite candidates, uncovered ones first, richest first."""
+    covered = {s.module.lower() for s in (main.run.project.cases.suites() if main.run.project else [])}
+    pages = {base_path(c): c for c in main.catalogs if step_number(c) == 1}
+    found = []
+    for key_page in main.job.context.ui_map.key_pages:
+        catalog = pages.get(key_page.url or "")
+        if catalog is None:
+            continue
+        found.append({"module": key_page.name, "path": key_page.url, "how_to_reach": key_page.how_to_reach,
+                      "richness": round(richness(catalog), 2), "covered": key_page.name.lower() in covered})
+    found.sort(key=lambda c: (c["covered"], -c["richness"]))
+    return [c for c in found if c["richness"] > 0][:MAX_CANDIDATES]
+
+
+def ask(main: MainJob, proposed: list[dict]) -> NeedAnswers:
+    uncovered = [c["module"] for c in proposed if not c["covered"]]
+    note = f" Not covered by any suite yet: {', '.join(uncovered)}." if uncovered else ""
+    return NeedAnswers([PendingQuestion.make(
+        CHOICE, "Which suites?", f"I can create suites for these modules of the app: "
+        f"{', '.join(c['module'] for c in proposed)}.{note} Which should I create? (several: separate with commas)",
+        "The suite's scope decides which cases are written; the seed asks the user to choose.",
+        options=[c["module"] for c in proposed] + [ALL], kind="choice")])
+
+
+def chosen(answer: str, proposed: list[dict]) -> list[dict]:
+    if answer.strip() == ALL or answer.strip().lower() in ("all", "all of them"):
+        return proposed
+    wanted = {part.strip().lower() for part in answer.split(",") if part.strip()}
+    return [c for c in proposed if c["module"].lower() in wanted]
+
+
+async def new_testsuite(main: MainJob) -> list[TestSuite]:
+    state = main.job.state.setdefault("main", {})
+    proposed = state.get("proposed") or candidates(main)
+    state["proposed"] = proposed
+    if len(proposed) < MIN_CANDIDATES:
+        main.skipped.append(f"Only {len(proposed)} module(s) with something to test were found; proposing "
+                            "anyway.")
+    answer = main.job.context.answer(CHOICE)
+    if not answer:
+        raise ask(main, proposed)
+    picked = chosen(answer, proposed)
+    if not picked:
+        main.job.context.answers = [a for a in main.job.context.answers if a.key != CHOICE]
+        raise ask(main, proposed)
+    now = time.time() * 1000
+    suites = [TestSuite(id=new_id("ts"), title=f"{c['module']} suite", module=c["module"],
+                        description=f"Cases for {c['module']} ({c['how_to_reach']}).", created_at=now,
+                        updated_at=now) for c in picked]
+    texts = {c["module"]: _summary(main, c["path"]) for c in picked}
+    suites = await name_suites(main, suites, texts)
+    project = main.run.project
+    made = []
+    for index, (suite, candidate) in enumerate(zip(suites, picked), start=1):
+        main.check()
+        if project is not None:
+            project.cases.save_suite(suite)
+        made.append(suite)
+        main.item(f"suite {suite.id}", index, len(suites), "created", f"Created the suite '{suite.title}'")
+        await _deepen(main, candidate["path"])
+        await new_test_cases(main, [candidate["path"]], suite_id=suite.id, include_gated=False)
+    return made
+
+
+async def _deepen(main: MainJob, path: str) -> None:
+    """Re-survey the module's page with verified locators (and walk its wizard) before writing its cases."""
+    run = main.run
+    known = run.catalogs.get(path)
+    if known is not None and any("#step-" in p for p in run.catalogs if p.startswith(path + "#")):
+        return
+    main.check()
+    status, survey = await run.visit(run.url(path), reached_by=known.reached_by if known else path, deep=True,
+                                     screenshot=True)
+    if survey is not None and (status or 0) < 400 and any(f.step_text for f in survey.catalog.forms):
+        await walk_wizard(run, survey)
+
+
+def _summary(main: MainJob, path: str) -> str:
+    catalog = main.run.catalogs.get(path)
+    if catalog is None:
+        return ""
+    forms = "; ".join(f"form {f.name} ({len(f.fields)} fields)" for f in catalog.forms)
+    return f"{catalog.heading}. {forms}. Controls: {', '.join(a.name for a in catalog.actions[:8])}"

@@ -1,0 +1,234 @@
+"""Case templates, one per gap category (seed 000), written from what the preflight saw on a page.
+
+These are the offline writer: deterministic, grounded, plain. A configured model may reword titles and
+expectations afterwards; the steps stay these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from studio.models.catalog import PageCatalog
+from studio.models.testcase import CaseStep, Priority
+from studio.preflight.gaps import MUTATING
+from studio.playground.grounding import (
+    base_path,
+    click,
+    complete_form,
+    expect_text,
+    expect_url,
+    fill,
+    main_form,
+    navigate,
+    reach_step,
+    step_number,
+    wizard_steps,
+)
+
+SPECIAL_TEXT = "<script>alert('x')</script> ñ 漢字 \"quotes\" & ampersands"
+LONG_TEXT = "x" * 5001
+
+
+@dataclass
+class Draft:
+    """A case before it is stored: the writer's output, checked for duplicates and grounding next."""
+
+    title: str
+    gap_type: str
+    steps: list[CaseStep]
+    expected_results: list[str]
+    priority: Priority = "P2"
+    preconditions: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    page: str = ""
+
+
+def _signed_in(requires_login: bool) -> list[str]:
+    return ["Signed in with a test account."] if requires_login else []
+
+
+def validation(catalogs: list[PageCatalog], page: PageCatalog, requires_login: bool) -> list[Draft]:
+    drafts = []
+    steps_of_wizard = wizard_steps(catalogs, base_path(page))
+    for catalog in steps_of_wizard or [page]:
+        form = main_form(catalog)
+        if form is None or form.submit is None:
+            continue
+        required = [f for f in form.fields if f.spec.required]
+        if not required:
+            continue
+        before = reach_step(steps_of_wizard, step_number(catalog)) if steps_of_wizard else []
+        submit = click(form.submit, "The form is not sent.")
+        if before is None or submit is None:
+            continue
+        where = f"{catalog.heading or base_path(catalog)}" + (f" ({form.step_text.lower()})" if form.step_text else "")
+        stay = [expect_text(form.step_text, f"It stays on {form.step_text}.")] if form.step_text else []
+        names = ", ".join(f.spec.name for f in required)
+        drafts.append(Draft(
+            title=f"{where}: empty required fields are refused", gap_type="validation", priority="P1",
+            preconditions=_signed_in(requires_login), tags=["validation", "negative"], page=base_path(page),
+            steps=[navigate(page), *before, submit, *stay],
+            expected_results=[f"Each of {names} shows a message saying it is required.", "Nothing is saved."]))
+        for target in [f for f in form.fields if f.spec.type in ("text", "textarea")][:2]:
+            others = [fill(f) for f in required if f is not target]
+            if any(step is None for step in others):
+                continue
+            for value, label, expectation in (
+                    (SPECIAL_TEXT, "special characters", "is kept exactly as typed, shown escaped, never run"),
+                    (LONG_TEXT, "over-long text", "is refused or cut at its documented maximum, with a message")):
+                entry = fill(target, value)
+                if entry is None:
+                    continue
+                drafts.append(Draft(
+                    title=f"{where}: {target.spec.name} with {label}", gap_type="validation",
+                    preconditions=_signed_in(requires_login), tags=["validation", "boundary"], page=base_path(page),
+                    steps=[navigate(page), *before, *others, entry, click(form.submit, "")],
+                    expected_results=[f"{target.spec.name} {expectation}."]))
+    return drafts
+
+
+def state_transitions(catalogs: list[PageCatalog], page: PageCatalog, requires_login: bool) -> list[Draft]:
+    steps_of_wizard = wizard_steps(catalogs, base_path(page))
+    if len(steps_of_wizard) < 2:
+        return []
+    second = steps_of_wizard[1]
+    back = next((a for a in second.actions if a.name.lower() in ("back", "previous")), None)
+    first_form = main_form(steps_of_wizard[0])
+    forward = reach_step(steps_of_wizard, 2)
+    if back is None or first_form is None or forward is None:
+        return []
+    return [Draft(
+        title=f"{page.heading} wizard: Back keeps what was entered", gap_type="state_transitions", priority="P2",
+        preconditions=_signed_in(requires_login), tags=["state", "wizard"], page=base_path(page),
+        steps=[navigate(page), *forward, expect_text(main_form(second).step_text, "The second step shows."),
+               click(back, "The first step shows again."), expect_text(first_form.step_text, "")],
+        expected_results=["Every value entered on the first step is still there after Back.",
+                          "Moving forward again keeps the second step's values."])]
+
+
+def state_changes(page: PageCatalog, requires_login: bool) -> list[Draft]:
+    """Actions that change what the page shows (mark, dismiss, delete…): each one's effect is visible."""
+    drafts = []
+    for action in [a for a in page.actions if a.locator is not None and MUTATING.search(a.name)][:3]:
+        drafts.append(Draft(
+            title=f"{page.heading}: '{action.name}' changes the list as it says", gap_type="state_transitions",
+            preconditions=_signed_in(requires_login), tags=["state"], page=base_path(page),
+            steps=[navigate(page), click(action, f"The page reflects '{action.name}' at once.")],
+            expected_results=[f"After '{action.name}' the affected items show their new state (and counts update).",
+                              "Reloading the page shows the same state (it was saved, not only drawn)."]))
+    return drafts
+
+
+def concurrency(catalogs: list[PageCatalog], page: PageCatalog, requires_login: bool) -> list[Draft]:
+    steps_of_wizard = wizard_steps(catalogs, base_path(page))
+    last = steps_of_wizard[-1] if steps_of_wizard else page
+    form = main_form(last)
+    if form is None or form.submit is None:
+        return []
+    before = reach_step(steps_of_wizard, step_number(last)) if steps_of_wizard else []
+    fields = [fill(f) for f in form.fields if f.spec.required]
+    submit = click(form.submit, "")
+    if before is None or submit is None or any(step is None for step in fields):
+        return []
+    double = submit.model_copy(update={"target": f"{submit.target} (twice, quickly)",
+                                       "expected": "Only one submission is made."})
+    return [Draft(
+        title=f"{page.heading}: pressing {form.submit.name} twice submits once", gap_type="concurrency",
+        priority="P1", preconditions=_signed_in(requires_login), tags=["concurrency", "double-submit"],
+        page=base_path(page), steps=[navigate(page), *before, *fields, submit, double],
+        expected_results=["Exactly one record is created (one confirmation, one reference).",
+                          "The second press is ignored or disabled while the first is in flight."])]
+
+
+def error_states(catalogs: list[PageCatalog], page: PageCatalog, requires_login: bool) -> list[Draft]:
+    steps_of_wizard = wizard_steps(catalogs, base_path(page))
+    last = steps_of_wizard[-1] if steps_of_wizard else page
+    form = main_form(last)
+    if form is None or form.submit is None:
+        return []
+    before = reach_step(steps_of_wizard, step_number(last)) if steps_of_wizard else []
+    submit = click(form.submit, "An error message explains the failure.")
+    if before is None or submit is None:
+        return []
+    return [Draft(
+        title=f"{page.heading}: a server error on {form.submit.name} keeps the answers", gap_type="error_states",
+        priority="P2", preconditions=[*_signed_in(requires_login), "The server answers HTTP 500 to the submit "
+                                      "request (a network rule in the test)."],
+        tags=["error", "resilience"], page=base_path(page), steps=[navigate(page), *before, submit],
+        expected_results=["A readable error message is shown (no stack trace, no blank page).",
+                          "Everything entered is still there, so the user can retry."])]
+
+
+def permissions(page: PageCatalog, requires_login: bool, gated: list[dict]) -> list[Draft]:
+    drafts = []
+    if requires_login:
+        drafts.append(Draft(
+            title=f"{page.heading}: signed-out visitors are sent to sign in", gap_type="permissions", priority="P1",
+            preconditions=["Signed out (no session cookie)."], tags=["permissions", "auth"], page=base_path(page),
+            steps=[navigate(page), expect_url("/login", "The sign-in page opens instead.")],
+            expected_results=[f"The sign-in page opens and, after signing in, returns to {base_path(page)}."]))
+    for gate in gated:
+        drafts.append(Draft(
+            title=f"{gate['path']} is denied to viewers", gap_type="permissions", priority="P1",
+            preconditions=["Signed in as a viewer (not an admin)."], tags=["permissions", "roles"], page=gate["path"],
+            steps=[CaseStep(action="navigate", url=gate["path"], target=f"the {gate['path']} page"),
+                   expect_text(gate["heading"], f"The page says {gate['heading']}.")],
+            expected_results=[f"{gate['path']} answers {gate['status']} with '{gate['heading']}'.",
+                              "No admin link is shown in a viewer's navigation."]))
+    return drafts
+
+
+def search_and_filters(page: PageCatalog, requires_login: bool) -> list[Draft]:
+    drafts = []
+    for search in page.search_inputs:
+        if search.locator is None:
+            continue
+        drafts.append(Draft(
+            title=f"{page.heading}: a search with no results says so", gap_type="search_filter_sort_pagination",
+            preconditions=_signed_in(requires_login), tags=["search"], page=base_path(page),
+            steps=[navigate(page), CaseStep(action="fill", target=search.name, locator=search.locator,
+                                            data="zzzz-no-such-thing", expected="The list empties.")],
+            expected_results=["An empty-state message names the search term.", "Clearing the search restores the list."]))
+    toggles = [f for f in page.filters if f.locator is not None][:4]
+    if toggles:
+        drafts.append(Draft(
+            title=f"{page.heading}: each filter shows only matching items", gap_type="search_filter_sort_pagination",
+            preconditions=_signed_in(requires_login), tags=["filter"], page=base_path(page),
+            steps=[navigate(page), *[click(t, f"Only items matching '{t.name}' are listed.") for t in toggles]],
+            expected_results=["Each filter narrows the list to its items and marks itself as active.",
+                              "A filter with no matches shows an empty state."]))
+    return drafts
+
+
+def file_upload(page: PageCatalog, requires_login: bool) -> list[Draft]:
+    drafts = []
+    for upload in page.file_inputs:
+        if upload.locator is None:
+            continue
+        drafts.append(Draft(
+            title=f"{page.heading}: {upload.name} refuses oversized and wrong-type files", gap_type="file_upload",
+            preconditions=_signed_in(requires_login), tags=["upload", "negative"], page=base_path(page),
+            steps=[navigate(page), CaseStep(action="upload", target=upload.name, locator=upload.locator,
+                                            data="too-large.png (3 MB)", expected="A size error is shown."),
+                   CaseStep(action="upload", target=upload.name, locator=upload.locator, data="notes.txt",
+                            expected="A file-type error is shown.")],
+            expected_results=["Oversized and non-image files are refused with their own messages.",
+                              "Signed out, the upload is refused and asks to sign in."]))
+    return drafts
+
+
+def happy_path(catalogs: list[PageCatalog], page: PageCatalog, requires_login: bool) -> list[Draft]:
+    """Nice-to-have after the gaps: the main flow completed with valid data."""
+    steps_of_wizard = wizard_steps(catalogs, base_path(page))
+    if not steps_of_wizard:
+        return []
+    last = steps_of_wizard[-1]
+    reach = reach_step(steps_of_wizard, step_number(last))
+    final = complete_form(main_form(last), "A confirmation is shown.") if main_form(last) else None
+    if reach is None or final is None:
+        return []
+    return [Draft(
+        title=f"{page.heading}: complete the wizard with valid data", gap_type="happy_path", priority="P1",
+        preconditions=_signed_in(requires_login), tags=["smoke", "happy-path"], page=base_path(page),
+        steps=[navigate(page), *reach, *final],
+        expected_results=["A confirmation with a reference is shown.", "The new record appears in its list."])]

@@ -1,0 +1,134 @@
+"""NEW_TEST_CASE and NEW_TESTSUITE against the demo app: grounded, gaps first, no duplicates, suites chosen."""
+
+from __future__ import annotations
+
+import pytest
+
+from studio.models.testcase import CaseStep, TestCase
+
+pytestmark = pytest.mark.browser
+
+
+def grounded(case: TestCase, catalogs) -> bool:
+    """Every step's target was seen by the browser in the preflight (its locator is in a catalogue)."""
+    seen = set()
+    options = set()
+    for catalog in catalogs:
+        for element in [*catalog.actions, *catalog.nav, *catalog.search_inputs, *catalog.filters, *catalog.file_inputs]:
+            if element.locator:
+                seen.add(element.locator.python())
+        for form in catalog.forms:
+            for field in form.fields:
+                options.update(field.options)
+                if field.locator:
+                    seen.add(field.locator.python())
+            if form.submit and form.submit.locator:
+                seen.add(form.submit.locator.python())
+    for step in case.steps:
+        if step.locator is None:
+            continue
+        if step.locator.python() not in seen and not (step.action == "check" and step.data in options):
+            return False
+    return True
+
+
+async def test_new_test_case_for_the_disputes_wizard_covers_the_gaps_without_duplicates(bench, demo):
+    user = demo.create_user()
+    job = await bench.run("new_test_case", demo, user, request="create test cases for the disputes wizard")
+    assert job.status == "completed", job.message
+    cases = bench.project.cases.cases()
+    kinds = {case.gap_type for case in cases}
+    # (f) validation, permissions, state transitions, concurrency (double submit) and error states
+    assert {"validation", "permissions", "state_transitions", "concurrency", "error_states"} <= kinds
+    assert any("twice" in case.title and case.gap_type == "concurrency" for case in cases)
+    # gaps first, nice-to-have after
+    order = [case.gap_type for case in cases]
+    assert order.index("happy_path") == len(order) - 1
+    # only the scoped area (plus the role-gated page the preflight found)
+    assert {case.grounding.page_url.split("/", 3)[-1] for case in cases} <= {"disputes", "admin"}
+    catalogs = bench.project.jobs.catalogs(job.id)
+    assert all(grounded(case, catalogs) for case in cases)
+    assert all(case.status == "draft" and case.origin == "agent" and case.version == 1 for case in cases)
+    wizard = next(case for case in cases if case.gap_type == "happy_path")
+    assert {spec.name for spec in wizard.grounding.form_fields} >= {"Account", "Reason", "Description"}
+    # the seed's events
+    types = bench.types()
+    assert types.index("preflight_completed") < types.index("main_job_started") < types.index("main_job_completed")
+    assert types.count("item_progress") >= len(cases)
+    assert job.result["cases"] == [case.id for case in cases]
+
+    # a second run finds every case already there: nothing new, each skip said
+    again = await bench.run("new_test_case", demo, user, request="create test cases for the disputes wizard")
+    assert again.status == "completed" and again.result["cases"] == []
+    assert len(again.result["skipped"]) == len(cases) and all("duplicates" in s for s in again.result["skipped"])
+    assert len(bench.project.cases.cases()) == len(cases)
+
+
+async def test_new_test_case_skips_what_a_tester_already_wrote(bench, demo):
+    user = demo.create_user()
+    first = await bench.run("new_test_case", demo, user, request="disputes wizard")
+    made = bench.project.cases.cases()
+    # A tester's own case doing the same as one the agent would write (same steps, same preconditions).
+    mine = made[0].model_copy(update={"id": "tester-1", "title": "My own empty-form check", "origin": "tester"})
+    for case in made:
+        bench.project.cases.delete_case(case.id)
+    bench.project.cases.save_case(mine, "tester", "written by hand")
+    again = await bench.run("new_test_case", demo, user, request="disputes wizard")
+    titles = [c.title for c in bench.project.cases.cases()]
+    assert made[0].title not in titles and "My own empty-form check" in titles
+    assert any("duplicates 'My own empty-form check'" in s for s in again.result["skipped"])
+    assert first.status == again.status == "completed"
+
+
+async def test_new_testsuite_proposes_modules_asks_and_populates_the_chosen_ones(bench, demo):
+    user = demo.create_user()
+    job = await bench.playground.start("new_testsuite", demo.base_url)
+    from studio.models.context import Answer
+
+    job = await bench.playground.resume(job, [Answer(key="credentials.email", value=user["email"]),
+                                              Answer(key="credentials.password", value=user["password"])])
+    # (e) on an empty project: at least two suites proposed, uncovered modules named, the user asked to choose
+    assert job.status == "paused" and job.pending[0].key == "suites"
+    question = job.pending[0].question
+    proposed = [o for o in question.options if not o.startswith("All")]
+    assert 2 <= len(proposed) <= 5 and "Not covered by any suite yet" in question.question
+    assert "Disputes" in proposed
+    job = await bench.playground.resume(job, [Answer(key="suites", value="Disputes, Help Center")])
+    assert job.status == "completed", job.message
+    suites = bench.project.cases.suites()
+    assert sorted(s.module for s in suites) == ["Disputes", "Help Center"] and job.result["suites"]
+    for suite in suites:
+        assert bench.project.cases.cases(suite_id=suite.id), f"{suite.title} has no cases"
+    assert bench.types().count("main_job_started") == 1
+    # the next proposal knows what is covered now
+    second = await bench.playground.start("new_testsuite", demo.base_url)
+    second = await bench.playground.resume(second, [Answer(key="credentials.email", value=user["email"]),
+                                                    Answer(key="credentials.password", value=user["password"])])
+    text = second.pending[0].question.question
+    assert "Disputes" not in text.split("Not covered by any suite yet:")[-1]
+
+
+async def test_cancel_ends_the_main_job_and_keeps_what_was_made(bench, demo):
+    user = demo.create_user()
+    # The tester presses Cancel as soon as the first case is reported (the bus delivers events as they happen).
+    bench.bus.subscribe(lambda event: event.type == "item_progress" and bench.playground.cancel())
+    job = await bench.run("new_test_case", demo, user, request="disputes wizard")
+    assert job.status == "cancelled" and "Cancelled" in job.result["summary"]
+    assert bench.project.jobs.get(job.id).status == "cancelled"
+    assert len(bench.project.cases.cases()) == len(job.result["cases"]) == 1
+    assert bench.types()[-1] == "main_job_completed"
+
+
+def test_case_steps_are_what_the_exporter_needs():
+    from studio.export import render_test
+    from studio.models.locator import LocatorSpec, LocatorStep
+    from studio.playground import case_steps
+
+    button = LocatorSpec(strategy="role", steps=[LocatorStep(kind="role", role="button", name="Next", exact=True)])
+    case = TestCase(id="c1", title="Empty step 1 is refused", steps=[
+        CaseStep(action="navigate", url="/disputes"), CaseStep(action="click", locator=button),
+        CaseStep(action="expect_text", data="Step 1 of 3"), CaseStep(action="expect_url", url="/disputes")])
+    code = render_test(case_steps(case, "http://app.test"), "python", case.title)
+    assert 'page.goto("/disputes")' in code and 'get_by_role("button", name="Next", exact=True)' in code
+    assert 'expect(page.get_by_text("Step 1 of 3")).to_be_visible()' in code
+    assert "to_have_url(re.compile(" in code
