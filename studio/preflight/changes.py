@@ -12,6 +12,7 @@ from playwright.async_api import Error as PlaywrightError
 from studio.models.catalog import PageCatalog
 from studio.models.context import DetectedChange
 from studio.models.testcase import FieldSpec, TestCase
+from studio.preflight.flows import walk_wizard
 from studio.preflight.run import PreflightRun
 from studio.race.locators import resolve
 
@@ -32,7 +33,7 @@ def _catalog_fields(catalogs: list[PageCatalog]) -> dict[str, FieldSpec]:
 
 def _closest(name: str, catalogs: list[PageCatalog]) -> str | None:
     names = [element.name for catalog in catalogs for element in [*catalog.actions, *catalog.nav] if element.name]
-    match = difflib.get_close_matches(name, names, n=1, cutoff=0.3)
+    match = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     return match[0] if match else None
 
 
@@ -63,6 +64,9 @@ async def detect_changes(run: PreflightRun) -> None:
             continue
         if final and final != path:
             _add(findings, "entry_point_redirected", f"{path} now redirects to {final}.", group)
+        wizard_walked = any(key.startswith(f"{final or path}#step-") for key in run.catalogs)
+        if not wizard_walked and any(form.step_text for form in survey.catalog.forms):
+            await walk_wizard(run, survey)  # cases go past step 1: compare them with every step as it is now
         here = [catalog for key, catalog in run.catalogs.items() if key.split("#")[0] in (path, final)]
         for case in group:
             await _check_elements(run, case, here, findings)

@@ -30,7 +30,7 @@ def plausible_value(field: FormField) -> str | None:
     if kind == "radio":
         return field.options[0] if field.options else None
     return {
-        "number": "125", "email": "preflight@example.com", "tel": "5550100", "url": "https://example.com",
+        "number": "125", "email": "preflight@example.com", "tel": "5550100199", "url": "https://example.com",
         "date": dt.date.today().isoformat(), "checkbox": "on", "file": None, "password": None,
     }.get(kind, SAMPLE_TEXT)
 
