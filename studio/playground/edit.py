@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from urllib.parse import urlsplit
 
 from studio.models.catalog import CatalogElement, FormField, PageCatalog
 from studio.models.testcase import CaseEdit, CaseStep, TestCase
@@ -18,7 +19,7 @@ from studio.playground.main_job import MainJob
 from studio.preflight.changes import entry_path
 
 REDIRECT = re.compile(r"^(?P<old>\S+) now redirects to (?P<new>\S+)\.$")
-SIMILAR_ENOUGH = 0.45
+SIMILAR_ENOUGH = 0.6
 
 
 def targets(main: MainJob) -> list[TestCase]:
@@ -56,14 +57,42 @@ def _step_name(step: CaseStep) -> str:
     return (last.name or last.value or "") if last else step.target
 
 
-def _replacement(step: CaseStep, elements: list[CatalogElement | FormField]) -> CatalogElement | FormField | None:
-    old = _step_name(step).lower()
+def _seen_before(main: MainJob, case: TestCase, step: CaseStep) -> CatalogElement | None:
+    """The element this step was written against, as an earlier preflight of the project catalogued it."""
+    project = main.run.project
+    if project is None or step.locator is None:
+        return None
+    wanted = step.locator.python()
+    jobs = [case.grounding.preflight_job_id] + [j.id for j in project.jobs.list() if j.id != main.job.id]
+    for job_id in dict.fromkeys(j for j in jobs if j):
+        for catalog in project.jobs.catalogs(job_id):
+            for element in [*catalog.actions, *catalog.nav]:
+                if element.locator is not None and element.locator.python() == wanted:
+                    return element
+    return None
+
+
+def _replacement(step: CaseStep, elements: list[CatalogElement | FormField], before: CatalogElement | None,
+                 moved: dict[str, str]) -> CatalogElement | FormField | None:
+    """The same control under its new name: the same test id, else a link to where the old one led (or its new
+    address), else the most similar name of the same role."""
+    catalogued = [e for e in elements if isinstance(e, CatalogElement)]
+    if before is not None and before.test_id:
+        same = next((e for e in catalogued if e.test_id == before.test_id), None)
+        if same is not None:
+            return same
+    if before is not None and before.href:
+        old = urlsplit(before.href).path
+        same = next((e for e in catalogued if e.href and urlsplit(e.href).path in (old, moved.get(old))), None)
+        if same is not None:
+            return same
+    old_name = _step_name(step).lower()
     role = step.locator.steps[-1].role if step.locator else None
     scored = []
     for element in elements:
         if role and isinstance(element, CatalogElement) and element.role != role:
             continue
-        scored.append((difflib.SequenceMatcher(None, old, _name(element).lower()).ratio(), element))
+        scored.append((difflib.SequenceMatcher(None, old_name, _name(element).lower()).ratio(), element))
     scored.sort(key=lambda item: item[0], reverse=True)
     return scored[0][1] if scored and scored[0][0] >= SIMILAR_ENOUGH else None
 
@@ -86,14 +115,17 @@ def edit_case(main: MainJob, case: TestCase) -> tuple[TestCase, list[str]]:
             reasons.append(f"Marked stale: {change.evidence}")
     catalogs = _page_catalogs(main, path)
     if catalogs:
-        _fix_elements(after, catalogs, reasons)
+        moved = {m["old"]: m["new"] for c in main.job.context.detected_changes
+                 if c.type == "entry_point_redirected" and (m := REDIRECT.match(c.evidence))}
+        _fix_elements(main, after, catalogs, reasons, moved)
         _fix_fields(main, after, catalogs, reasons)
     if after.status == "stale" and not any(r.startswith("Marked stale") for r in reasons) and reasons:
         after.status = case.status
     return after, reasons
 
 
-def _fix_elements(case: TestCase, catalogs: list[PageCatalog], reasons: list[str]) -> None:
+def _fix_elements(main: MainJob, case: TestCase, catalogs: list[PageCatalog], reasons: list[str],
+                  moved: dict[str, str]) -> None:
     elements = _elements(catalogs)
     known = {e.locator.python() for e in elements}
     for step in case.steps:
@@ -103,7 +135,7 @@ def _fix_elements(case: TestCase, catalogs: list[PageCatalog], reasons: list[str
         radio_option = step.action == "check" and step.locator.strategy == "label"
         if radio_option or step.locator.python() in known:
             continue
-        new = _replacement(step, elements)
+        new = _replacement(step, elements, _seen_before(main, case, step), moved)
         if new is None:
             case.status = "stale"
             reasons.append(f"Marked stale: {step.target or step.locator.python()} is gone and nothing similar is on "
