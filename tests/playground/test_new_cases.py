@@ -132,3 +132,20 @@ def test_case_steps_are_what_the_exporter_needs():
     assert 'page.goto("/disputes")' in code and 'get_by_role("button", name="Next", exact=True)' in code
     assert 'expect(page.get_by_text("Step 1 of 3")).to_be_visible()' in code
     assert "to_have_url(re.compile(" in code
+
+
+async def test_a_spent_main_job_budget_ends_cleanly_and_keeps_the_preflight(tmp_path, demo):
+    from studio.models.llm import JobBudget
+    from tests.playground.conftest import Bench
+
+    bench = await Bench(tmp_path / "b.studio").open(budget=JobBudget(max_steps=40, max_seconds=0.001))
+    try:
+        user = demo.create_user()
+        job = await bench.run("new_test_case", demo, user, request="disputes wizard")
+        assert job.status == "budget_exhausted" and "time" in job.result["summary"].lower()
+        stored = bench.project.jobs.get(job.id)
+        assert stored.status == "budget_exhausted"
+        assert any(p.url == "/disputes" for p in stored.context.candidate_entry_points)  # the preflight is kept
+        assert bench.types()[-1] == "main_job_completed"
+    finally:
+        await bench.close()
