@@ -83,10 +83,12 @@ def build_plan(steps: list[RecordedStep], title: str | None = None) -> ExportPla
 
 
 def _written_check(step: RecordedStep, origin: str | None) -> Statement | None:
-    """Steps of written test cases (not recordings): a text to see, a URL to reach, a file to upload."""
+    """Steps of written test cases (not recordings): a text to see, a URL to reach, an element gone, an upload."""
     if step.action == "expect_text" and step.value:
         text = LocatorSpec(strategy="text", steps=[LocatorStep(kind="text", value=step.value)])
         return ExpectState(subject=Subject(locator=text), state="visible")
+    if step.action in ("expect_visible", "expect_hidden") and step.locator is not None:
+        return ExpectState(subject=Subject(locator=step.locator), state=step.action.removeprefix("expect_"))
     if step.action == "expect_url":
         return ExpectUrl(pattern=url_pattern(relative_url(step.url, origin)))
     if step.action == "upload":

@@ -11,7 +11,7 @@ from studio.models.race import Observation
 
 StepAction = Literal["navigate", "click", "type", "fill", "hover", "select", "check", "press",
                      # from written test cases (the playground), not from recordings:
-                     "expect_text", "expect_url", "upload"]
+                     "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload"]
 
 
 class RequestRecord(BaseModel):

@@ -12,7 +12,7 @@ CaseStatus = Literal["draft", "active", "stale"]
 Priority = Literal["P0", "P1", "P2", "P3"]
 Origin = Literal["agent", "tester"]
 StepAction = Literal["navigate", "click", "fill", "select", "check", "press", "hover", "expect_visible",
-                     "expect_text", "expect_url", "upload"]
+                     "expect_hidden", "expect_text", "expect_url", "upload"]
 
 
 class CaseStep(BaseModel):

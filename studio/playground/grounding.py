@@ -58,6 +58,11 @@ def click(element: CatalogElement | None, expected: str = "") -> CaseStep | None
                     expected=expected)
 
 
+def expect_gone(step: CaseStep, expected: str) -> CaseStep:
+    """The target of an earlier step is no longer shown (a finished wizard's final button, a dismissed item)."""
+    return CaseStep(action="expect_hidden", target=step.target, locator=step.locator, expected=expected)
+
+
 def expect_text(text: str, expected: str) -> CaseStep:
     return CaseStep(action="expect_text", target="the page", data=text, expected=expected)
 

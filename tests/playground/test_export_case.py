@@ -31,6 +31,7 @@ async def test_the_agents_happy_path_exports_and_passes(bench, demo, tmp_path):
     assert user["password"] not in code and user["email"] not in code
     assert "wait_for_timeout" not in code and ".nth(" not in code
     assert 'get_by_label("Account"' in code and 'get_by_role("button", name="Submit dispute"' in code
+    assert 'expect(page.get_by_role("button", name="Submit dispute", exact=True)).to_be_hidden()' in code
 
     env = {**os.environ, "STUDIO_STORAGE_STATE": str(state), "PYTHONPATH": str(ROOT)}
     env.pop("PYTEST_ADDOPTS", None)
