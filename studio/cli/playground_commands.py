@@ -1,0 +1,76 @@
+"""Playground commands (seed 000): `studio preflight URL` and `studio playground {new-suite,new-cases,edit}`.
+
+Both run a bounded browser preflight, recorded in the project; the playground ones then run their agent. Exit
+codes: 0 completed, 1 failed, 2 bad input, 3 paused with questions (JSON on stdout; resume with --answers FILE),
+4 stopped early (budget exhausted or cancelled). Progress events go to stderr as JSON lines unless --quiet.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+AGENTS = {"new-suite": "new_testsuite", "new-cases": "new_test_case", "edit": "edit_test_case"}
+ANSWERS_HELP = ("answers to the questions, as a JSON (or .yaml) file: {\"key\": \"value\", ...} or "
+                "[{\"key\": ..., \"value\": ...}]; resumes the project's paused job, and answers later questions "
+                "it covers. Include the login (credentials.email, credentials.password) on every run")
+
+
+def _preflight(args: argparse.Namespace) -> int:
+    from studio.cli.playground_run import JobCommand, run
+
+    command = ["studio", "preflight", args.url, "--project", str(args.project)]
+    command += ["--request", args.request] if args.request else []
+    return run(JobCommand(kind="preflight", project=args.project, url=args.url, request=args.request,
+                          answers_file=args.answers, as_json=args.json, quiet=args.quiet, headed=args.headed,
+                          command=command))
+
+
+def _playground(args: argparse.Namespace) -> int:
+    from studio.cli.playground_run import JobCommand, run
+
+    case_ids = [part.strip() for part in args.cases.split(",") if part.strip()] if args.cases else None
+    command = ["studio", "playground", args.agent, "--project", str(args.project)]
+    for option, value in (("--url", args.url), ("--area", args.area), ("--cases", args.cases)):
+        command += [option, value] if value else []
+    return run(JobCommand(kind=AGENTS[args.agent], project=args.project, url=args.url, request=args.area or "",
+                          case_ids=case_ids, answers_file=args.answers, as_json=args.json, quiet=args.quiet,
+                          headed=args.headed, command=command))
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--project", type=Path, required=True, metavar="FILE",
+                        help="the .studio project file (created when missing); the job is recorded there")
+    parser.add_argument("--answers", type=Path, metavar="FILE", help=ANSWERS_HELP)
+    parser.add_argument("--quiet", action="store_true", help="no progress events (JSON lines) on stderr")
+    parser.add_argument("--headed", action="store_true", help="show the Chromium window (needs a display)")
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    preflight = commands.add_parser(
+        "preflight", help="understand a web app in the browser (base URL, login, UI map, entry points, gaps)",
+        description="Run a bounded browser preflight of the app at URL. Exit 0: completed; 3: paused with "
+                    "questions (printed as JSON; answer them with --answers FILE); 4: budget exhausted; 1: failed; "
+                    "2: bad input.")
+    preflight.add_argument("url", metavar="URL", help="where the app runs (a wrong deep link is fine)")
+    preflight.add_argument("--request", default="", metavar="TEXT",
+                           help='what the tests are for, e.g. "create test cases for the disputes wizard"')
+    preflight.add_argument("--json", action="store_true", help="print the context_collection as JSON when completed")
+    _common(preflight)
+    preflight.set_defaults(handler=_preflight)
+
+    playground = commands.add_parser(
+        "playground", help="create a test suite, create test cases, or edit stale cases (after a preflight)",
+        description="Run a preflight, then the agent. Exit codes as for `studio preflight`.")
+    agents = playground.add_subparsers(dest="agent", metavar="AGENT", required=True)
+    for name, what in (("new-suite", "propose suites from the app's modules, ask which, create and fill them"),
+                       ("new-cases", "create test cases for an area, gaps first, without duplicates"),
+                       ("edit", "update the selected or impacted test cases after the app changed")):
+        agent = agents.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
+        agent.add_argument("--url", metavar="URL",
+                           help="where the app runs (default: the base URL the project's latest job resolved)")
+        agent.add_argument("--area", metavar="TEXT", help='the area to work on, e.g. "disputes wizard"')
+        agent.add_argument("--cases", metavar="IDS", help="comma-separated test case ids (for edit)")
+        agent.add_argument("--json", action="store_true", help="print the job's result as JSON when completed")
+        _common(agent)
+        agent.set_defaults(handler=_playground)
