@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import inspect
+import sys
 from pathlib import Path
 
 BENCH_TARGETS = {
@@ -13,6 +15,7 @@ BENCH_TARGETS = {
     "startup": "studio.ui.bench",
     "race": "studio.race.bench",
     "snapshot": "studio.race.bench",
+    "preflight": "studio.preflight.bench",
 }
 
 
@@ -46,7 +49,16 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _bench(args: argparse.Namespace) -> int:
     module = importlib.import_module(BENCH_TARGETS[args.target])
-    return module.main(target=args.target, seconds=args.seconds, json_only=args.json)
+    options = {"target": args.target, "seconds": args.seconds, "json_only": args.json}
+    if args.runs is not None:
+        if "runs" not in inspect.signature(module.main).parameters:
+            print(f"--runs does not apply to `studio bench {args.target}`.", file=sys.stderr)
+            return 2
+        if args.runs < 1:
+            print("--runs must be 1 or more.", file=sys.stderr)
+            return 2
+        options["runs"] = args.runs
+    return module.main(**options)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -82,4 +94,5 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("target", choices=list(BENCH_TARGETS))
     bench.add_argument("--json", action="store_true", help="print only the JSON result")
     bench.add_argument("--seconds", type=float, default=5.0, help="how long to measure (live-view)")
+    bench.add_argument("--runs", type=int, help="how many runs to measure (preflight; default 3)")
     bench.set_defaults(handler=_bench)
