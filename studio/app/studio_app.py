@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from studio.app.browser_service import BrowserService
+from studio.app.case_service import CaseService
+from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
 from studio.app.race_service import RaceService
 from studio.events import EventBus
@@ -19,9 +21,12 @@ class StudioServices:
         self.project = ProjectService(self.bus, settings)
         self.browser = BrowserService(self.bus)
         self.race = RaceService(self.browser, self.project)
+        self.playground = PlaygroundService(self.browser, self.project, settings)
+        self.cases = CaseService(self.project)
 
     async def shutdown(self) -> None:
         """Close the browser first (frames must stop before the loop ends), then the project file."""
+        await self.playground.shutdown()
         await self.race.shutdown()
         await self.browser.shutdown()
         self.project.shutdown()
