@@ -57,8 +57,9 @@ class Studio:
 
     def __init__(self) -> None:
         self.services = StudioServices(load_settings())
-        self.window = StudioWindow(self.services.browser, self.services.project, self.services.settings,
-                                   self.services.race)
+        services = self.services
+        self.window = StudioWindow(services.browser, services.project, services.settings, services.race,
+                                   services.playground, services.cases)
         self.window.closed = asyncio.get_running_loop().create_future()
 
     async def shutdown(self) -> None:

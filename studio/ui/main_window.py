@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 
 from studio import __version__
 from studio.app.browser_service import BrowserService
+from studio.app.case_service import CaseService
+from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
 from studio.app.race_service import RaceService
 from studio.settings import StudioSettings, save_settings
@@ -30,6 +32,7 @@ from studio.ui.inspector_dock import InspectorPanel
 from studio.ui.live_view import LiveView
 from studio.ui.message_bar import MessageBar
 from studio.ui.observations_dock import ObservationsPanel
+from studio.ui.playground_front import PlaygroundFront
 from studio.ui.project_tree import ProjectTree
 from studio.ui.steps_dock import StepsPanel, TypedUrlRoute
 from studio.ui.url_bar import UrlBar
@@ -44,7 +47,8 @@ class StudioWindow(QMainWindow):
     """
 
     def __init__(self, browser: BrowserService, project: ProjectService, settings: StudioSettings,
-                 race: RaceService | None = None) -> None:
+                 race: RaceService | None = None, playground: PlaygroundService | None = None,
+                 cases: CaseService | None = None) -> None:
         super().__init__()
         self.browser = browser
         self.project = project
@@ -77,6 +81,9 @@ class StudioWindow(QMainWindow):
         self.resizeDocks([self.docks["events"]], [230], Qt.Orientation.Vertical)
         if race is not None:
             self._add_race_docks(race)
+        self.playground: PlaygroundFront | None = None
+        if playground is not None and cases is not None:
+            self.playground = PlaygroundFront(self, playground, cases)
 
         self.session_label = QLabel("No browser session", self)
         self.fps_label = QLabel("", self)
@@ -130,8 +137,8 @@ class StudioWindow(QMainWindow):
         self.trace_action = self._action(session_menu, "Start &Trace", self.toggle_trace)
 
         self.view_menu = bar.addMenu("&View")
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&About Preflight Studio", self.about)
+        self.help_menu = bar.addMenu("&Help")
+        self._action(self.help_menu, "&About Preflight Studio", self.about)
 
     def _add_race_docks(self, race: RaceService) -> None:
         """Observations, Element Inspector and Steps, the pick and record toggles, and the live view's routing."""
