@@ -1,0 +1,188 @@
+"""The playground in the studio window against the demo app and a real Chromium: a New Cases job started from the
+Playground bar asks for the login in the question dialog, resumes, ticks through its cases and fills the Test Cases
+editor; the Context dock shows what the preflight found; the selected case exports as a Playwright test; Cancel
+ends a running or a paused job cleanly."""
+
+from __future__ import annotations
+
+import py_compile
+
+import pytest
+from PySide6.QtWidgets import QLineEdit
+
+from studio.models.events import ItemProgress, PreflightProgress
+from studio.ui.context_tree import BAR_ROLE, GAP, KEY_ROLE, SCREENSHOT_ROLE, _bar_color
+from studio.ui.dialogs import ScreenshotViewer
+from tests.gui.playground_support import close_studio, open_studio, shoot, until
+
+pytestmark = [pytest.mark.gui, pytest.mark.browser]
+
+
+async def start_new_cases(services, window, demo, request="disputes wizard"):
+    """What a tester does: open the app in the browser, type the area, press New Cases."""
+    session = await services.browser.start(services.settings.session_options(viewport=(1280, 720)), demo.base_url)
+    assert session is not None
+    await until(lambda: window.url_bar.url_edit.text().startswith(demo.base_url), what="the address")
+    front = window.playground
+    front.bar.request.setText(request)
+    front.bar.job_actions["new_test_case"].trigger()
+    return front
+
+
+async def question_dialog(front):
+    return await until(lambda: front.question_dialog if front.question_dialog is not None
+                       and front.question_dialog.isVisible() else None, what="the question dialog")
+
+
+@pytest.mark.timeout(120)
+def test_new_cases_from_the_bar_ask_for_the_login_then_fill_the_editor(qloop, demo, tmp_path):
+    user = demo.create_user()
+
+    async def scenario():
+        services, window = open_studio(tmp_path)
+        service = services.playground
+        seen: list[tuple[bool, str]] = []  # what the progress bar showed as each case was reported
+        try:
+            front = await start_new_cases(services, window, demo)
+            bar, context, editor = front.bar, front.context, front.editor
+            service.progress.connect(lambda event: isinstance(event, ItemProgress) and event.index and seen.append(
+                (bar.progress_action.isVisible(), bar.progress.format())))
+
+            # (a) the job pauses at the login wall and the dialog asks for the account, saying why
+            dialog = await question_dialog(front)
+            assert service.job.status == "paused" and not service.running
+            assert [box.pending.key for box in dialog.boxes] == ["credentials.email", "credentials.password"]
+            assert "The app asks for a login at /login" in dialog.boxes[0].question.text()
+            assert dialog.boxes[0].why.text().startswith("Why I'm asking: ")
+            assert dialog.boxes[1].edit.echoMode() == QLineEdit.EchoMode.Password
+            assert not dialog.answer_button.isEnabled()  # nothing typed yet
+            assert bar.cancel_action.isEnabled() and not bar.progress_action.isVisible()
+            dialog.boxes[0].set_value(user["email"])
+            dialog.boxes[1].set_value(user["password"])
+            shoot(dialog, "question_dialog")
+            assert dialog.answer_button.isEnabled()
+            dialog.answer_button.click()
+            assert not dialog.isVisible()
+
+            # the job resumes from the answers and ends; every case ticked the progress bar by
+            await until(lambda: service.job is not None and service.job.status == "completed" and not service.running,
+                        timeout=90, what="the job to complete")
+            job = service.job
+            created = job.result["cases"]
+            assert len(created) >= 5, job.result
+            assert seen[:len(created)] == [(True, f"Case {n} of {len(created)} created")
+                                           for n in range(1, len(created) + 1)]
+            assert bar.ticks == list(range(1, len(created) + 1))
+            assert not bar.progress_action.isVisible() and not bar.cancel_action.isEnabled()
+            assert window.message_bar.label.text().startswith("New test cases finished. Created")
+
+            # the cases are in the editor's tree, the first one open in the form
+            assert all(editor.item_for(case_id) is not None for case_id in created)
+            first = services.cases.case(created[0])
+            assert editor.current_id == created[0] and editor.form.title.text() == first.title
+            assert editor.form.steps_model.rowCount() == len(first.steps) > 0
+            editor.priority_filter.setCurrentIndex(editor.priority_filter.findData("P0"))
+            p0 = {case.id for case in services.cases.cases() if case.priority == "P0"}
+            assert set(editor.visible_case_ids()) == p0 != set(created)
+            editor.priority_filter.setCurrentIndex(0)
+            shoot(window, "window_after_new_cases")
+            shoot(editor, "case_editor_form")
+
+            # (b) the Context dock: /disputes as an entry point with its confidence drawn as a bar, gaps highlighted
+            context.show_job(job)
+            window.docks["context"].raise_()
+            entry = next(p for p in job.context.candidate_entry_points if p.url and p.url.endswith("/disputes"))
+            item = context.find(f"entry:{entry.url}")
+            assert item is not None and item.data(1, BAR_ROLE) == entry.confidence >= 0.5
+            await until(lambda: context.tree.isVisible(), what="the context tree")
+            context.tree.scrollToItem(item)
+            rect = context.tree.visualItemRect(item)
+            column = context.tree.header().sectionPosition(1)
+            image = context.tree.viewport().grab().toImage()
+            fill = image.pixelColor(column + 10, rect.center().y())
+            expected = _bar_color(entry.confidence)
+            assert abs(fill.red() - expected.red()) + abs(fill.green() - expected.green()) \
+                + abs(fill.blue() - expected.blue()) < 90, (fill.name(), expected.name())
+            gaps = context.find("gaps")
+            assert gaps.background(0).color() == GAP and gaps.text(1) == "create priority"
+            kinds = {gaps.child(row).data(0, KEY_ROLE) for row in range(gaps.childCount())}
+            assert {"gaps:validation", "gaps:concurrency", "gaps:error_states"} <= kinds
+            validation = context.find("gaps:validation")
+            assert validation.isExpanded() and validation.childCount() >= 1  # open: these are the work to do
+            shoot(context, "context_panel")
+
+            # an evidence link opens the page's screenshot
+            shots = context.find("evidence:shots")
+            assert shots.childCount() > 0
+            link = shots.child(0)
+            context.tree.itemActivated.emit(link, 0)
+            viewer = await until(lambda: [v for v in window.findChildren(ScreenshotViewer) if v.isVisible()],
+                                 what="the screenshot viewer")
+            assert link.data(0, SCREENSHOT_ROLE) is not None and viewer[0].windowTitle().startswith("Screenshot ")
+            viewer[0].close()
+
+            # (d) export of the selected case: a preview in Playwright code, then a file that compiles
+            wizard = next(c for c in services.cases.cases() if c.gap_type == "happy_path")
+            editor.select_case(wizard.id)
+            editor.tree.clearSelection()
+            editor.item_for(wizard.id).setSelected(True)
+            front.export_action.trigger()
+            export = front.export_dialog
+            assert export is not None and export.isVisible()
+            code = export.preview.toPlainText()
+            assert "page.get_by_" in code and 'page.goto("/disputes")' in code, code
+            assert export.preview.document().firstBlock().layout().formats()  # highlighted, not plain text
+            shoot(export, "export_preview")
+            export.folder.setText(str(tmp_path / "exported"))
+            export.export_button.click()
+            written = export.result_info
+            assert written is not None and written.test_file.read_text() == code
+            py_compile.compile(str(written.test_file), doraise=True)
+            assert str(written.test_file) in window.message_bar.label.text()
+        finally:
+            await close_studio(services, window)
+
+    qloop.run_until_complete(scenario())
+
+
+@pytest.mark.timeout(120)
+def test_cancel_ends_a_running_and_a_paused_job_and_leaves_the_window_idle(qloop, demo, tmp_path):
+    async def scenario():
+        services, window = open_studio(tmp_path)
+        service = services.playground
+        try:
+            front = window.playground
+            pressed: list[str] = []
+
+            def cancel_on_first_step(event):
+                if isinstance(event, PreflightProgress) and not pressed:
+                    pressed.append(event.objective)
+                    assert front.bar.cancel_action.isEnabled() and front.bar.progress_action.isVisible()
+                    front.bar.cancel_action.trigger()
+
+            service.progress.connect(cancel_on_first_step)
+            await start_new_cases(services, window, demo)
+            await until(lambda: pressed and not service.running, timeout=60, what="the job to stop")
+            job = services.project.project.jobs.get(service.job.id)
+            assert job.status == "cancelled" and "Cancelled by the tester" in job.message
+            assert front.question_dialog is None and not front.bar.cancel_action.isEnabled()
+            assert not front.bar.progress_action.isVisible()
+            assert front.context.status.text().find("Cancelled") > 0 and not front.context.cancel_button.isEnabled()
+            assert window.message_bar.label.text().startswith("New test cases cancelled.")
+            service.progress.disconnect(cancel_on_first_step)
+
+            # paused at the login question: Cancel closes the job and withdraws the dialog
+            front.bar.job_actions["new_test_case"].trigger()
+            await question_dialog(front)
+            paused = service.job
+            front.bar.cancel_action.trigger()
+            await until(lambda: front.question_dialog is None, what="the dialog to close")
+            stored = services.project.project.jobs.get(paused.id)
+            assert stored.status == "cancelled" and stored.pending == []
+            assert not service.running and not front.bar.cancel_action.isEnabled()
+            assert services.project.project.jobs.latest_paused() is None
+        finally:
+            await close_studio(services, window)
+
+    qloop.run_until_complete(scenario())
+
