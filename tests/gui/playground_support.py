@@ -26,13 +26,15 @@ async def until(predicate, timeout: float = 30.0, what: str = "condition"):
         await asyncio.sleep(0.03)
 
 
-def open_studio(folder: Path, name: str = "playground.studio") -> tuple[StudioServices, StudioWindow]:
-    """The studio as `studio gui` builds it (every dock), on a new named project file."""
+def open_studio(folder: Path, name: str = "playground.studio",
+                reopen: bool = False) -> tuple[StudioServices, StudioWindow]:
+    """The studio as `studio gui` builds it (every dock), on a new (or, with `reopen`, the existing) project file."""
     services = StudioServices(StudioSettings())
     window = StudioWindow(services.browser, services.project, services.settings, services.race,
                           services.playground, services.cases)
     window.closed = asyncio.get_event_loop().create_future()
-    assert services.project.new_project(folder / name)
+    opened = services.project.open_project(folder / name) if reopen else services.project.new_project(folder / name)
+    assert opened
     window.resize(1500, 950)
     window.show()
     return services, window

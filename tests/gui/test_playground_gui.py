@@ -186,3 +186,56 @@ def test_cancel_ends_a_running_and_a_paused_job_and_leaves_the_window_idle(qloop
 
     qloop.run_until_complete(scenario())
 
+
+
+@pytest.mark.timeout(150)
+def test_new_suite_paused_at_its_choice_resumes_after_the_studio_is_reopened(qloop, demo, tmp_path):
+    user = demo.create_user()
+
+    async def answer_login(front):
+        dialog = await question_dialog(front)
+        assert dialog.boxes[0].pending.key == "credentials.email"
+        dialog.boxes[0].set_value(user["email"])
+        dialog.boxes[1].set_value(user["password"])
+        dialog.answer_button.click()
+
+    async def scenario():
+        services, window = open_studio(tmp_path)
+        front = window.playground
+        window.url_bar.url_edit.setText(demo.base_url)
+        front.bar.job_actions["new_testsuite"].trigger()
+        await answer_login(front)
+        dialog = await until(lambda: front.question_dialog if front.question_dialog is not None
+                             and front.question_dialog.boxes[0].pending.key == "suites" else None,
+                             timeout=60, what="the suite question")
+        options = [button.text() for button in dialog.boxes[0].choices.buttons()]
+        assert "Disputes" in options and options[-1] == "Other:"  # choices, and room for the tester's own
+        assert not dialog.answer_button.isEnabled()
+        dialog.close()  # the tester closes the dialog (and then the studio) without choosing
+        assert "waits for your answers" in window.message_bar.label.text()
+        await close_studio(services, window)
+
+        services, window = open_studio(tmp_path, "playground.studio", reopen=True)
+        front = window.playground
+        try:
+            assert window.message_bar.label.text().startswith("This project has a paused New test suite job")
+            front.answer_action.trigger()
+            dialog = await question_dialog(front)
+            disputes = next(b for b in dialog.boxes[0].choices.buttons() if b.text() == "Disputes")
+            disputes.click()
+            assert dialog.answers()[0].value == "Disputes"
+            dialog.answer_button.click()
+            await answer_login(front)  # a new browser signs in again: the password was never stored
+            service = services.playground
+            await until(lambda: service.job is not None and service.job.status == "completed" and not service.running,
+                        timeout=90, what="the suite job")
+            suites = services.cases.suites()
+            assert [suite.module for suite in suites] == ["Disputes"]
+            group = front.editor.tree.topLevelItem(0)
+            cases = services.cases.cases()
+            assert group.text(0) == f"{suites[0].title}  ({len(cases)})" and len(cases) >= 3
+            assert all(case.suite_id == suites[0].id for case in cases)
+        finally:
+            await close_studio(services, window)
+
+    qloop.run_until_complete(scenario())
