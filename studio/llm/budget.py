@@ -93,6 +93,20 @@ class Budget:
         self.completion_tokens += completion
         self.cost_usd += cost
 
+    def usage(self) -> dict[str, float]:
+        """Steps, tokens and dollars used so far (kept with a paused job; its wall clock restarts on resume)."""
+        return {"steps": self.steps, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens, "cost_usd": self.cost_usd}
+
+    def carry(self, usage: dict[str, float] | None) -> Budget:
+        """Go on from what an earlier run of the same job used (see `usage`)."""
+        usage = usage or {}
+        self.steps = int(usage.get("steps", 0))
+        self.prompt_tokens = int(usage.get("prompt_tokens", 0))
+        self.completion_tokens = int(usage.get("completion_tokens", 0))
+        self.cost_usd = float(usage.get("cost_usd", 0.0))
+        return self
+
     # -- limits ------------------------------------------------------------------------------------------------
 
     def exhausted(self) -> BudgetKind | None:

@@ -16,7 +16,7 @@ from studio.playground.new_cases import area_paths, new_test_cases
 from studio.playground.suites import new_testsuite
 from studio.preflight.access import reach_stable_state
 from studio.preflight.job import Preflight
-from studio.preflight.run import NeedAnswers, PreflightRun
+from studio.preflight.run import NeedAnswers, PreflightRun, add_answers
 from studio.store.project import ProjectFile
 
 MAIN_BUDGET = JobBudget(max_steps=40, max_seconds=180, max_tokens=60_000, max_cost_usd=0.50)
@@ -42,7 +42,7 @@ class Playground:
     async def resume(self, job: JobRecord, answers: list[Answer]) -> JobRecord:
         if not job.state.get("preflight_done"):
             return await self._go(await self.preflight.resume(job, answers))
-        job.context.answers.extend(answers)
+        add_answers(job, answers, self.preflight.secrets.setdefault(job.id, {}))
         job = job.model_copy(update={"pending": [], "status": "running"})
         job.context.questions = []
         return await self._main_job(job, resumed=True)
@@ -62,8 +62,10 @@ class Playground:
         catalogs = dict(self.preflight.last_run.catalogs) if self.preflight.last_run else {}
         if not catalogs and self.project is not None:
             catalogs = {c.path: c for c in self.project.jobs.catalogs(job.id)}
-        run = PreflightRun(job=job, session=self.session, budget=Budget(self.limits), project=self.project,
-                           secrets=self.preflight.secrets.setdefault(job.id, {}), catalogs=catalogs)
+        budget = Budget(self.limits).carry(job.state.get("main_usage"))
+        run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
+                           secrets=self.preflight.secrets.setdefault(job.id, {}), catalogs=catalogs,
+                           usage_key="main_usage")
         main = self.main = MainJob(run=run, model=self.model, cancelled=self.preflight.cancelled)
         job.status = "running"
         run.save()

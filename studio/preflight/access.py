@@ -99,7 +99,7 @@ async def _log_in(run: PreflightRun, survey: Survey) -> Survey:
         survey = await _one_time_code(run, survey)
     if survey.is_login_page:
         said = "; ".join(survey.catalog.live_regions) or "the login page came back"
-        context.auth_state.blockers = [f"Signing in as {email} did not work: {said}."]
+        context.auth_state.blockers = [f"Signing in as {email} did not work: {said.rstrip('.')}."]
         run.secrets.pop(PASSWORD, None)
         raise NeedAnswers(_credentials_questions(login_path, context.auth_state.blockers[0]))
     run.note(f"Signed in as {email} at {login_path}; landed on {survey.catalog.path}.")

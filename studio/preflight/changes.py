@@ -57,7 +57,11 @@ async def detect_changes(run: PreflightRun) -> None:
             _add(findings, "entry_point_unreachable", f"{path} did not answer.", group)
             continue
         if status in (401, 403):
-            _add(findings, "permission_changed", f"{path} now answers {status} ({survey.catalog.heading}).", group)
+            # A case that expects this very denial (a permissions case) is not made stale by it.
+            denied = [case for case in group if not _expects(case, survey.catalog.heading)]
+            if denied:
+                _add(findings, "permission_changed", f"{path} now answers {status} ({survey.catalog.heading}).",
+                     denied)
             continue
         if status == 404:
             _add(findings, "entry_point_missing", f"{path} now answers 404 ({survey.catalog.heading}).", group)
@@ -102,6 +106,11 @@ async def _check_elements(run: PreflightRun, case: TestCase, here: list[PageCata
         evidence += f"; the page now has '{closest}'." if closest else "."
         _add(findings, "element_missing", evidence, [case])
         break  # the steps after a missing element cannot be reached as written
+
+
+def _expects(case: TestCase, heading: str | None) -> bool:
+    return bool(heading) and any(step.action == "expect_text" and step.data and step.data.strip() == heading.strip()
+                                 for step in case.steps)
 
 
 def _check_fields(case: TestCase, here: list[PageCatalog], findings: dict[tuple[str, str], list[str]]) -> None:

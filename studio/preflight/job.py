@@ -23,7 +23,7 @@ from studio.preflight.changes import detect_changes
 from studio.preflight.entry_points import find_entry_points
 from studio.preflight.gaps import detect_gaps
 from studio.preflight.mapping import build_ui_map
-from studio.preflight.run import SECRET_KEYS, SECRET_PLACEHOLDER, NeedAnswers, PreflightRun, now_ms
+from studio.preflight.run import NeedAnswers, PreflightRun, add_answers, now_ms
 from studio.store.project import ProjectFile
 
 log = logging.getLogger(__name__)
@@ -62,13 +62,7 @@ class Preflight:
 
     async def resume(self, job: JobRecord, answers: list[Answer]) -> JobRecord:
         """Add the answers (secrets stay in memory) and go on from where the job stopped."""
-        secrets = self.secrets.setdefault(job.id, {})
-        for answer in answers:
-            if answer.key in SECRET_KEYS:
-                secrets[answer.key] = answer.value
-                job.context.answers.append(Answer(key=answer.key, value=SECRET_PLACEHOLDER))
-            else:
-                job.context.answers.append(answer)
+        add_answers(job, answers, self.secrets.setdefault(job.id, {}))
         job = job.model_copy(update={"pending": [], "status": "running", "message": ""})
         job.context.questions = []
         return await self.run(job)
@@ -78,7 +72,7 @@ class Preflight:
 
     async def run(self, job: JobRecord) -> JobRecord:
         started = time.monotonic()
-        budget = Budget(self.limits)
+        budget = Budget(self.limits).carry(job.state.get("preflight_usage"))  # steps count per job, not per run
         run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
                            secrets=self.secrets.setdefault(job.id, {}))
         self.last_run = run

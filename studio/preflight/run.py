@@ -14,7 +14,7 @@ from studio.browser.errors import BrowserError
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
 from studio.models.catalog import PageCatalog
-from studio.models.context import ContextCollection, JobRecord, PendingQuestion
+from studio.models.context import Answer, ContextCollection, JobRecord, PendingQuestion
 from studio.models.events import PreflightProgress
 from studio.preflight.survey import Survey, survey_page
 from studio.store.project import ProjectFile
@@ -33,6 +33,16 @@ SECRET_KEYS = {"credentials.password", "credentials.totp_secret"}
 SECRET_PLACEHOLDER = "(given; kept out of the project file)"
 
 
+def add_answers(job: JobRecord, answers: list[Answer], secrets: dict[str, str]) -> None:
+    """Record the tester's answers in the job; secrets go to `secrets` (memory) and a placeholder to the job."""
+    for answer in answers:
+        if answer.key in SECRET_KEYS:
+            secrets[answer.key] = answer.value
+            job.context.answers.append(Answer(key=answer.key, value=SECRET_PLACEHOLDER))
+        else:
+            job.context.answers.append(answer)
+
+
 @dataclass
 class PreflightRun:
     """One run of a preflight job in one browser session (a resumed job gets a fresh run)."""
@@ -45,6 +55,7 @@ class PreflightRun:
     catalogs: dict[str, PageCatalog] = field(default_factory=dict)
     fresh_browser: bool = True
     objective: str = "start"
+    usage_key: str = "preflight_usage"  # where the job keeps its budget's usage across pauses
 
     @property
     def context(self) -> ContextCollection:
@@ -74,6 +85,7 @@ class PreflightRun:
                                                step=self.budget.steps, max_steps=self.budget.limits.max_steps))
 
     def save(self) -> None:
+        self.job.state[self.usage_key] = self.budget.usage()
         if self.project is not None:
             self.job = self.project.jobs.save(self.job)
 

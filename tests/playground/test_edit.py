@@ -108,3 +108,18 @@ async def test_edit_of_selected_cases_only(bench, demo):
     assert [e["case_id"] for e in job.result["edits"]] == [picked[0].id]
     after = {c.id: c.version for c in bench.project.cases.cases()}
     assert all(after[c.id] == 1 for c in cases if c.id != picked[0].id)
+
+
+async def test_an_unchanged_app_edits_nothing_and_secrets_stay_out_of_the_project(bench, demo):
+    """The agent's own "/admin is denied to viewers" case expects the 403: it is not a change."""
+    user = demo.create_user()
+    await bench.run("new_test_case", demo, user, request="disputes wizard")
+    before = {c.id: c.version for c in bench.project.cases.cases()}
+    assert any(c.title == "/admin is denied to viewers" for c in bench.project.cases.cases())
+    job = await bench.run("edit_test_case", demo, user)
+    assert job.status == "completed" and job.context.detected_changes == [] and job.result["edits"] == []
+    assert {c.id: c.version for c in bench.project.cases.cases()} == before
+    # passwords answered during either run never reach the file
+    bench.project.close()
+    assert user["password"].encode() not in bench.path.read_bytes()
+    bench.project = type(bench.project).open(bench.path)
