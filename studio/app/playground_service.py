@@ -233,6 +233,9 @@ class PlaygroundService(QObject):
             return
         if self.engine is not None:
             self.engine.cancel()
+            # A cancelled Playground stays cancelled (its flag is never reset), so answering another paused job
+            # must not reuse it; the running task keeps its own reference until it stops.
+            self.engine = None
         done, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE_S)
         if done:
             return
