@@ -145,13 +145,18 @@ def test_new_cases_from_the_bar_ask_for_the_login_then_fill_the_editor(qloop, de
     qloop.run_until_complete(scenario())
 
 
-@pytest.mark.timeout(120)
-def test_cancel_ends_a_running_and_a_paused_job_and_leaves_the_window_idle(qloop, demo, tmp_path):
+@pytest.mark.timeout(150)
+def test_cancel_ends_running_and_paused_jobs_cleanly_and_a_waiting_job_still_resumes(qloop, demo, tmp_path):
+    user = demo.create_user()
+
     async def scenario():
         services, window = open_studio(tmp_path)
-        service = services.playground
+        service, jobs = services.playground, services.project.project.jobs
         try:
-            front = window.playground
+            # a job waits at the login question; the tester closes the dialog and starts another one
+            front = await start_new_cases(services, window, demo)
+            (await question_dialog(front)).close()
+            waiting = service.job
             pressed: list[str] = []
 
             def cancel_on_first_step(event):
@@ -161,31 +166,44 @@ def test_cancel_ends_a_running_and_a_paused_job_and_leaves_the_window_idle(qloop
                     front.bar.cancel_action.trigger()
 
             service.progress.connect(cancel_on_first_step)
-            await start_new_cases(services, window, demo)
+            front.bar.job_actions["new_test_case"].trigger()
             await until(lambda: pressed and not service.running, timeout=60, what="the job to stop")
-            job = services.project.project.jobs.get(service.job.id)
-            assert job.status == "cancelled" and "Cancelled by the tester" in job.message
+            job = jobs.get(service.job.id)
+            assert job.id != waiting.id and job.status == "cancelled" and "Cancelled by the tester" in job.message
             assert front.question_dialog is None and not front.bar.cancel_action.isEnabled()
             assert not front.bar.progress_action.isVisible()
             assert front.context.status.text().find("Cancelled") > 0 and not front.context.cancel_button.isEnabled()
             assert window.message_bar.label.text().startswith("New test cases cancelled.")
             service.progress.disconnect(cancel_on_first_step)
 
-            # paused at the login question: Cancel closes the job and withdraws the dialog
+            # the first job is untouched by that cancel: answered, it runs to its end (not on the cancelled engine)
+            assert jobs.get(waiting.id).status == "paused"
+            front.answer_action.trigger()
+            dialog = await question_dialog(front)
+            assert service.job.id == waiting.id
+            dialog.boxes[0].set_value(user["email"])
+            dialog.boxes[1].set_value(user["password"])
+            dialog.answer_button.click()
+            await until(lambda: jobs.get(waiting.id).status != "paused" and not service.running, timeout=90,
+                        what="the waiting job to end")
+            assert jobs.get(waiting.id).status == "completed", jobs.get(waiting.id).message
+
+            # paused at the login question (a new browser, so signed out): Cancel closes the job and the dialog
+            window.end_session()
+            await until(lambda: not services.browser.alive, what="the session to end")
             front.bar.job_actions["new_test_case"].trigger()
             await question_dialog(front)
             paused = service.job
             front.bar.cancel_action.trigger()
             await until(lambda: front.question_dialog is None, what="the dialog to close")
-            stored = services.project.project.jobs.get(paused.id)
+            stored = jobs.get(paused.id)
             assert stored.status == "cancelled" and stored.pending == []
             assert not service.running and not front.bar.cancel_action.isEnabled()
-            assert services.project.project.jobs.latest_paused() is None
+            assert jobs.latest_paused() is None
         finally:
             await close_studio(services, window)
 
     qloop.run_until_complete(scenario())
-
 
 
 @pytest.mark.timeout(150)
