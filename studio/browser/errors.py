@@ -40,7 +40,7 @@ _NET_ERRORS = {
 }
 
 
-def describe_navigation_failure(url: str, error: Exception) -> NavigationError:
+def describe_navigation_failure(url: str, error: Exception) -> BrowserError:
     """Turn a Playwright navigation failure into a NavigationError a tester can act on."""
     text = str(error)
     reason = None
@@ -53,7 +53,7 @@ def describe_navigation_failure(url: str, error: Exception) -> NavigationError:
     if reason is None and re.search(r"Timeout \d+ms exceeded", text):
         reason = "the page did not finish loading in time"
     if reason is None and ("Target page, context or browser has been closed" in text or "Target closed" in text):
-        return NavigationError(
+        return SessionClosedError(
             f"Could not open {url}: the browser session has ended. Start a new session and try again."
         )
     if reason is None:

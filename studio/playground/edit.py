@@ -109,6 +109,8 @@ def edit_case(main: MainJob, case: TestCase) -> tuple[TestCase, list[str]]:
                 if step.action == "navigate" and step.url == match["old"]:
                     step.url = match["new"]
             path = match["new"]
+            if after.grounding.page_url:
+                after.grounding.page_url = after.grounding.page_url.replace(match["old"], match["new"], 1)
             reasons.append(f"{match['old']} now redirects to {match['new']}: the case opens {match['new']} directly.")
         elif change.type in ("entry_point_missing", "permission_changed", "entry_point_unreachable"):
             after.status = "stale"

@@ -3,6 +3,9 @@ run out of budget — recorded in the project with the seed's main-job events.""
 
 from __future__ import annotations
 
+from playwright.async_api import Error as PlaywrightError
+
+from studio.browser.errors import SessionClosedError
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
@@ -15,7 +18,7 @@ from studio.playground.main_job import Cancelled, MainJob
 from studio.playground.new_cases import area_paths, new_test_cases
 from studio.playground.suites import new_testsuite
 from studio.preflight.access import reach_stable_state
-from studio.preflight.job import Preflight
+from studio.preflight.job import Preflight, browser_stopped
 from studio.preflight.run import NeedAnswers, PreflightRun, add_answers
 from studio.store.project import ProjectFile
 
@@ -36,12 +39,14 @@ class Playground:
 
     async def start(self, kind: JobKind, url: str | None, request: str = "",
                     case_ids: list[str] | None = None) -> JobRecord:
+        self.preflight.cancelled = False
         job = self.preflight.new_job(url, request, kind, case_ids)
         return await self._go(await self.preflight.run(job))
 
     async def resume(self, job: JobRecord, answers: list[Answer]) -> JobRecord:
         if not job.state.get("preflight_done"):
             return await self._go(await self.preflight.resume(job, answers))
+        self.preflight.cancelled = False
         add_answers(job, answers, self.preflight.secrets.setdefault(job.id, {}))
         job = job.model_copy(update={"pending": [], "status": "running"})
         job.context.questions = []
@@ -84,6 +89,10 @@ class Playground:
             return self._finish(main, "budget_exhausted", {"summary": spent.sentence})
         except Cancelled:
             return self._finish(main, "cancelled", {"summary": "Cancelled by the tester; what was made is kept."})
+        except (SessionClosedError, PlaywrightError) as error:
+            if self.session.alive and not isinstance(error, SessionClosedError):
+                raise
+            return self._finish(main, "failed", {"summary": browser_stopped(error)})
 
     async def _agent(self, main: MainJob) -> dict:
         kind = main.job.kind

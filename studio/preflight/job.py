@@ -11,6 +11,9 @@ import logging
 import time
 import uuid
 
+from playwright.async_api import Error as PlaywrightError
+
+from studio.browser.errors import SessionClosedError, first_line
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
 from studio.llm.errors import BudgetExhausted
@@ -35,6 +38,13 @@ PREFLIGHT_BUDGET = JobBudget(max_steps=40, max_seconds=60, max_tokens=20_000, ma
 
 class Cancelled(Exception):
     """The tester cancelled the job."""
+
+
+def browser_stopped(error: Exception) -> str:
+    """What to tell the tester when the browser went away mid-job."""
+    said = first_line(error).rstrip(".")
+    return (f"The browser stopped during the job ({said}). Everything found so far is kept in the project; "
+            "start the job again (or answer its questions) to go on in a new browser.")
 
 
 class Preflight:
@@ -72,6 +82,7 @@ class Preflight:
 
     async def run(self, job: JobRecord) -> JobRecord:
         started = time.monotonic()
+        self.cancelled = False  # a cancel ends one run; starting or resuming is the tester going on
         budget = Budget(self.limits).carry(job.state.get("preflight_usage"))  # steps count per job, not per run
         run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
                            secrets=self.secrets.setdefault(job.id, {}))
@@ -99,6 +110,10 @@ class Preflight:
             return self._end(run, "budget_exhausted", str(spent))
         except Cancelled:
             return self._end(run, "cancelled", "Cancelled by the tester; what was found so far is kept.")
+        except (SessionClosedError, PlaywrightError) as error:
+            if self.session.alive and not isinstance(error, SessionClosedError):
+                raise
+            return self._end(run, "failed", browser_stopped(error))
         job = run.job
         job.status, job.message = "completed", ""
         run.save()

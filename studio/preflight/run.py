@@ -10,7 +10,7 @@ from urllib.parse import urljoin, urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from studio.browser.errors import BrowserError
+from studio.browser.errors import BrowserError, SessionClosedError
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
 from studio.models.catalog import PageCatalog
@@ -102,6 +102,8 @@ class PreflightRun:
         self.budget.check()
         try:
             status = await self.session.goto(url, timeout_ms=15_000)
+        except SessionClosedError:
+            raise  # not the app's fault: the job ends and says so (see Preflight.run)
         except BrowserError as error:
             self.note(str(error))
             return None, None

@@ -82,6 +82,7 @@ async def test_edit_follows_the_changed_app_and_leaves_the_rest_untouched(bench,
     assert click.locator.steps[-1].name == "See your full credit report" and now["t-cta"].version == 2
     assert "'View full credit report' is now 'See your full credit report'" in edits["t-cta"]["summary"]
     assert now["t-alerts"].steps[0].url == "/notifications" and now["t-alerts"].version == 2
+    assert now["t-alerts"].grounding.page_url == base + "/notifications"
     phone = [s for s in now[wizard.id].steps if s.target.startswith("Phone number")]
     assert phone and phone[0].action == "fill" and phone[0].data, now[wizard.id].steps
     assert "Phone number" in edits[wizard.id]["summary"]

@@ -120,6 +120,10 @@ async def test_cancel_ends_the_main_job_and_keeps_what_was_made(bench, demo):
     assert bench.project.jobs.get(job.id).status == "cancelled"
     assert len(bench.project.cases.cases()) == len(job.result["cases"]) == 1
     assert bench.types()[-1] == "main_job_completed"
+    # Cancelling ended that job, not the Playground: the next job runs to the end (a preflight has no items,
+    # so the Cancel-on-first-item subscriber above stays quiet).
+    again = await bench.playground.start("preflight", demo.base_url, request="disputes wizard")
+    assert again.status == "completed", again.message
 
 
 def test_case_steps_are_what_the_exporter_needs():

@@ -134,3 +134,14 @@ async def test_the_ui_map_is_cached_for_the_next_job(harness, demo):
     assert second.status == "completed" and second.context.ui_map.key_pages == job.context.ui_map.key_pages
     assert any("Reused the UI map" in note for note in second.context.evidence.notes)
     assert harness.preflight.last_run.budget.steps < first_steps
+
+
+async def test_a_browser_that_stops_mid_job_ends_it_with_a_sentence_and_keeps_the_findings(harness, demo):
+    user = demo.create_user()
+    job = await harness.preflight.start(demo.base_url + "/nowhere")
+    assert job.status == "paused"
+    await harness.session.close()  # the tester closed the browser (or it crashed) while the job waited
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "failed" and "The browser stopped" in job.message and "start the job again" in job.message
+    stored = harness.project.jobs.get(job.id)
+    assert stored.status == "failed" and stored.context.resolved_base_url  # what was found is kept
