@@ -20,6 +20,8 @@ from studio.app.project_service import ProjectService
 from studio.app.tasks import TaskOwner
 from studio.browser.errors import BrowserError
 from studio.browser.session import BrowserSession
+from studio.llm import LanguageModel
+from studio.llm.errors import LLMError
 from studio.models.catalog import PageCatalog
 from studio.models.context import Answer, JobKind, JobRecord
 from studio.models.events import (
@@ -64,6 +66,7 @@ class PlaygroundService(QObject):
         self.job: JobRecord | None = None
         self.engine: Playground | None = None
         self._engine_session: BrowserSession | None = None
+        self._language_model: LanguageModel | None = None
         self._active: asyncio.Task | None = None  # the task driving the job, while it runs
         self._live_job_id: str | None = None
         self._tasks = TaskOwner(on_error=self._unexpected)
@@ -157,6 +160,9 @@ class PlaygroundService(QObject):
         if self.running and self.engine is not None:
             self.engine.cancel()
         await self._tasks.cancel_all()
+        if self._language_model is not None:
+            await self._language_model.aclose()
+            self._language_model = None
 
     # -- running -------------------------------------------------------------------------------------
 
@@ -179,9 +185,22 @@ class PlaygroundService(QObject):
         session = await self._session()
         if session is None:
             return None
-        self.engine = Playground(session, self.project.project)
+        self.engine = Playground(session, self.project.project, model=await self._model())
         self._engine_session = session
         return self.engine
+
+    async def _model(self) -> LanguageModel | None:
+        """The configured model for the next job (None: offline heuristics); its calls go into the project."""
+        if self._language_model is not None:
+            await self._language_model.aclose()
+            self._language_model = None
+        project = self.project.project
+        try:
+            self._language_model = LanguageModel.from_settings(
+                self.settings.llm, sink=project.llm_calls.add if project is not None else None)
+        except LLMError as error:  # e.g. an endpoint that is not http(s): say so, go on offline
+            self.errorOccurred.emit(f"{error} The job runs on the offline heuristics instead.")
+        return self._language_model
 
     async def _session(self) -> BrowserSession | None:
         if self.browser.alive:

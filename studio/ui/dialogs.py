@@ -1,4 +1,4 @@
-"""Small dialogs: settings (browser, headless, viewport) and the screenshot viewer."""
+"""Small dialogs: settings (browser, headless, viewport, model) and the screenshot viewer."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from studio.browser.discovery import BrowserNotFound, find_browser
 from studio.settings import StudioSettings
+from studio.ui.model_settings import ModelSettingsBox
 
 
 class SettingsDialog(QDialog):
@@ -54,13 +55,16 @@ class SettingsDialog(QDialog):
         size.addWidget(QLabel("×", self))
         size.addWidget(self.height_box)
         form.addRow("Viewport:", size)
-        note = QLabel("Changes apply to the next browser session.", self)
+        self.model_box = ModelSettingsBox(settings.llm, self)
+        self.key_problem: str | None = None  # a sentence when a typed API key could not be stored
+        note = QLabel("Changes apply to the next browser session and the next job.", self)
         note.setStyleSheet("color: gray")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.model_box)
         layout.addWidget(note)
         layout.addWidget(buttons)
 
@@ -74,6 +78,7 @@ class SettingsDialog(QDialog):
         settings.browser_path = self.browser_path.text().strip() or None
         settings.headless = self.headless.isChecked()
         settings.viewport = (self.width_box.value(), self.height_box.value())
+        self.key_problem = self.model_box.apply(settings.llm)
         return settings
 
 

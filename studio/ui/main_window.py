@@ -191,7 +191,12 @@ class StudioWindow(QMainWindow):
 
     def ask_settings(self) -> StudioSettings | None:
         dialog = SettingsDialog(self.settings, self)
-        return dialog.result_settings() if dialog.exec() == SettingsDialog.DialogCode.Accepted else None
+        if dialog.exec() != SettingsDialog.DialogCode.Accepted:
+            return None
+        updated = dialog.result_settings()
+        if dialog.key_problem:
+            self.message_bar.show_message(dialog.key_problem, "warning")
+        return updated
 
     # -- actions -------------------------------------------------------------------------------------
 
@@ -215,6 +220,8 @@ class StudioWindow(QMainWindow):
         if updated is not None:
             self.settings = updated
             self.project.settings = updated
+            if self.playground is not None:
+                self.playground.service.settings = updated
             save_settings(updated)
             self.message_bar.show_message("Settings saved. They apply to the next browser session.", "info")
 
