@@ -30,7 +30,7 @@ def file_name(plan: ExportPlan) -> str:
 def render_python(plan: ExportPlan) -> str:
     """The whole test module as text."""
     origin = f" (recorded on {plan.origin})" if plan.origin else ""
-    lines = [*_docstring(f"Exported by Preflight Studio from session {plan.session_id}{origin}.", "",
+    lines = [*_docstring(f"Exported by Preflight Studio from {plan.source}{origin}.", "",
                          "Run it with `pytest`; README.md says how to point it at another server."), ""]
     imports = (["import os"] if plan.env_vars else []) + (["import re"] if plan.uses_regex else [])
     if imports:

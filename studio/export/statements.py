@@ -106,6 +106,9 @@ class StepPlan(BaseModel):
     statements: list[Statement]
 
 
+CASE_PREFIX = "case:"  # session ids of steps made from a test case (studio.playground.case_steps)
+
+
 class ExportPlan(BaseModel):
     """A whole test: its title, where it was recorded, its steps and the environment variables it reads."""
 
@@ -114,6 +117,13 @@ class ExportPlan(BaseModel):
     origin: str | None = Field(description="scheme://host:port the recording ran on; the default base URL.")
     steps: list[StepPlan]
     env_vars: list[str] = Field(default_factory=list)
+
+    @property
+    def source(self) -> str:
+        """Where the steps come from, in words: a recorded session, or a written test case ("case:<id>")."""
+        if self.session_id.startswith(CASE_PREFIX):
+            return f"test case {self.session_id.removeprefix(CASE_PREFIX)}"
+        return f"session {self.session_id}"
 
     @property
     def uses_regex(self) -> bool:

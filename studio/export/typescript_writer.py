@@ -35,7 +35,7 @@ def file_name(plan: ExportPlan) -> str:
 def render_typescript(plan: ExportPlan) -> str:
     """The whole spec file as text."""
     origin = f" (recorded on {plan.origin})" if plan.origin else ""
-    lines = [*_comment(f"Exported by Preflight Studio from session {plan.session_id}{origin}. "
+    lines = [*_comment(f"Exported by Preflight Studio from {plan.source}{origin}. "
                        "Run it with `npx playwright test`; README.md says how to point it at another server.", ""),
              "", 'import { test, expect } from "@playwright/test";', "",
              f"test({string_literal(plan.title)}, async ({{ page }}) => {{"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urljoin
 
+from studio.export.statements import CASE_PREFIX
 from studio.models.recording import RecordedStep
 from studio.models.testcase import TestCase
 from studio.store.project import ProjectFile
@@ -17,7 +18,7 @@ def case_steps(case: TestCase, base_url: str) -> list[RecordedStep]:
     for index, step in enumerate(case.steps):
         url = urljoin(base, (step.url or "").lstrip("/")) if step.url else (steps[-1].url if steps else base)
         steps.append(RecordedStep(
-            session_id=case.id, index=index, at=time.time() * 1000, origin="tester", action=step.action,
+            session_id=CASE_PREFIX + case.id, index=index, at=time.time() * 1000, origin="tester", action=step.action,
             url=url, locator=step.locator, value=step.data, key=step.data if step.action == "press" else None))
     return steps
 

@@ -28,6 +28,7 @@ async def test_the_agents_happy_path_exports_and_passes(bench, demo, tmp_path):
     code = next(out.glob("test_*.py")).read_text()
     body = code.split('"""', 2)[-1]  # (the docstring names the server it was recorded on)
     assert 'page.goto("/disputes")' in body and demo.base_url not in body
+    assert f"from test case {case.id}" in code
     assert user["password"] not in code and user["email"] not in code
     assert "wait_for_timeout" not in code and ".nth(" not in code
     assert 'get_by_label("Account"' in code and 'get_by_role("button", name="Submit dispute"' in code
