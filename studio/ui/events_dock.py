@@ -1,4 +1,5 @@
-"""The Events dock: console, network, navigation, progress and session events, live and filterable."""
+"""The Events dock: console, network, navigation, progress, job (seed 000's preflight and main-job events) and
+session events, live and filterable."""
 
 from __future__ import annotations
 
@@ -28,17 +29,24 @@ from PySide6.QtWidgets import (
 from studio.models.events import (
     ConsoleEvent,
     EngineEvent,
+    ItemProgress,
+    MainJobCompleted,
+    MainJobStarted,
     NavigationEvent,
     NetworkEvent,
     NoticeEvent,
     PageErrorEvent,
+    PreflightCompleted,
+    PreflightProgress,
+    PreflightQuestion,
+    PreflightStarted,
     ProgressEvent,
     ScreenshotEvent,
     SessionEnded,
     SessionStarted,
 )
 
-CATEGORIES = ("console", "network", "navigation", "progress", "session")
+CATEGORIES = ("console", "network", "navigation", "progress", "job", "session")
 MAX_ROWS = 20_000
 COLUMNS = ("Time", "Kind", "Level", "Message")
 
@@ -80,7 +88,32 @@ def row_for(event: EngineEvent) -> EventRow | None:
                         f"{event.viewport[0]}×{event.viewport[1]}", False, False)
     if isinstance(event, SessionEnded):
         return EventRow(event.at, "session", event.reason, event.message, event.reason != "closed", False)
-    return None
+    return job_row(event)
+
+
+def job_row(event: EngineEvent) -> EventRow | None:
+    """Seed 000's job events, under their own names, as a tester reads them."""
+    row = None
+    if isinstance(event, PreflightStarted):
+        row = f"{event.request or 'a preflight'}" + (f" on {event.url}" if event.url else ""), False, False
+    elif isinstance(event, PreflightProgress):
+        row = f"[{event.objective}] {event.message}  (step {event.step} of at most {event.max_steps})", False, False
+    elif isinstance(event, PreflightQuestion):
+        row = "asks: " + " · ".join(str(q.get("question", "")) for q in event.questions), False, True
+    elif isinstance(event, PreflightCompleted):
+        shown = ", ".join(f"{k} {v:.2f}" for k, v in event.confidence.items() if isinstance(v, int | float))
+        row = f"{event.steps} browser steps; confidence {shown}", False, False
+    elif isinstance(event, MainJobStarted):
+        row = f"{event.kind}" + (f": {event.total_items} item(s)" if event.total_items else ""), False, False
+    elif isinstance(event, ItemProgress):
+        row = f"{event.index}/{event.total} {event.status}: {event.message or event.item}", False, False
+    elif isinstance(event, MainJobCompleted):
+        row = f"{event.kind} {event.status}: {event.summary.get('summary', '')}", event.status == "failed", \
+            event.status in ("cancelled", "budget_exhausted")
+    if row is None:
+        return None
+    message, is_error, is_warning = row
+    return EventRow(event.at, "job", event.type, message, is_error, is_warning)
 
 
 class EventsModel(QAbstractTableModel):

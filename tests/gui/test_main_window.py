@@ -154,3 +154,26 @@ def test_untitled_projects_opened_in_the_same_second_do_not_collide(studio):
         services.project.open_untitled()
         paths.append(services.project.path)
     assert len(set(paths)) == 3 and services.project.untitled
+
+
+def test_the_seed_job_events_read_as_sentences_under_job(qapp, qtbot):
+    from studio.models.events import ItemProgress, MainJobCompleted, PreflightProgress, PreflightQuestion
+
+    panel = EventsPanel()
+    qtbot.addWidget(panel)
+    panel.add(PreflightProgress(job_id="j", objective="build_ui_map", message="Surveying /alerts", step=4,
+                                max_steps=40))
+    panel.add(PreflightQuestion(job_id="j", questions=[{"key": "area", "question": "Which area?"}]))
+    panel.add(ItemProgress(job_id="j", item="case tc-1", index=1, total=3, status="created",
+                           message="Created 'Empty form is refused'"))
+    panel.add(MainJobCompleted(job_id="j", kind="new_test_case", status="budget_exhausted",
+                               summary={"summary": "The job used its 180 s."}))
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 4, timeout=2000)
+    rows = panel.model.rows
+    assert {row.category for row in rows} == {"job"}
+    assert rows[0].message == "[build_ui_map] Surveying /alerts  (step 4 of at most 40)"
+    assert rows[1].message == "asks: Which area?" and rows[1].is_warning
+    assert rows[2].level == "item_progress" and rows[2].message == "1/3 created: Created 'Empty form is refused'"
+    assert rows[3].is_warning and rows[3].message.endswith("The job used its 180 s.")
+    panel.toggles["job"].setChecked(False)
+    assert panel.proxy.rowCount() == 0
