@@ -29,6 +29,27 @@ def parent_paths(url: str) -> list[str]:
     return found
 
 
+async def _cached_base_answers(run: PreflightRun, given: str) -> bool:
+    """Reuse the base URL an earlier job resolved on this origin, while it still answers (session caching)."""
+    origin = origin_of(given)
+    cached = run.project.jobs.cached_site(origin) if run.project else None
+    if not cached or run.answer(KEY):
+        return False
+    base = cached[0]
+    run.objective = "resolve_base_url"
+    run.progress(f"Trying the base URL cached for {origin}: {base}")
+    status, survey = await run.visit(base, reached_by="the base URL cached by an earlier job")
+    if status is not None and status < 400 and survey is not None:
+        run.context.resolved_base_url = base
+        run.context.confidence.base_url = 0.95
+        run.note(f"Reused the base URL cached for {origin} ({base} answered {status}).")
+        return True
+    run.project.jobs.forget_site(origin)
+    run.note(f"The cached base URL {base} answered {status if status is not None else 'nothing'}: the cache for "
+             f"{origin} is forgotten and the app is mapped again.")
+    return False
+
+
 def _app_root(final_url: str) -> str:
     # Login walls and dashboards live at the app's root; keep a path prefix only when the app sits under one
     # (e.g. /app/login -> /app/).
@@ -54,6 +75,8 @@ async def resolve_base_url(run: PreflightRun) -> None:
         raise NeedAnswers([PendingQuestion.make(KEY, "Base URL", f"{error} What is the app's base URL?",
                                                 "The URL given cannot be opened.", kind="text")]) from error
 
+    if await _cached_base_answers(run, given):
+        return
     tried: list[str] = []
     for attempt, candidate in enumerate(parent_paths(given)):
         run.objective = "resolve_base_url"

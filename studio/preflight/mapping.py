@@ -38,6 +38,9 @@ async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
         _reuse(run, cached[1])
         run.note(f"Reused the UI map cached for {origin} (its navigation is unchanged).")
         return
+    if cached:
+        run.project.jobs.forget_site(origin)  # the navigation changed: the cached map no longer holds
+        run.note(f"The navigation of {origin} changed since the UI map was cached; it is mapped again.")
     run.progress(f"Top navigation: {', '.join(context.ui_map.top_nav) or 'none found'}")
     for name, url in links[:MAX_KEY_PAGES]:
         path = urlsplit(url).path or "/"

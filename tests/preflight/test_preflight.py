@@ -134,6 +134,25 @@ async def test_the_ui_map_is_cached_for_the_next_job(harness, demo):
     assert second.status == "completed" and second.context.ui_map.key_pages == job.context.ui_map.key_pages
     assert any("Reused the UI map" in note for note in second.context.evidence.notes)
     assert harness.preflight.last_run.budget.steps < first_steps
+    # the resolved base URL is reused too, even from a wrong deep link (one visit instead of a walk up its paths)
+    third = await harness.preflight.start(demo.base_url + "/no/such/page")
+    assert third.status == "completed", third.pending
+    assert third.context.resolved_base_url == job.context.resolved_base_url
+    assert any("Reused the base URL cached" in note for note in third.context.evidence.notes)
+    assert not any("no/such/page" in url for url in third.context.evidence.visited_urls)
+
+
+async def test_a_cached_base_url_that_fails_is_forgotten(harness, demo):
+    from studio.preflight.run import origin_of
+
+    user = demo.create_user()
+    origin = origin_of(demo.base_url)
+    harness.project.jobs.cache_site(origin, origin + "/moved-away/", {"ui_map": {"top_nav": []}, "catalogs": []})
+    job = await harness.preflight.start(demo.base_url)
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "completed" and job.context.resolved_base_url == origin + "/"
+    assert any("is forgotten" in note for note in job.context.evidence.notes)
+    assert (harness.project.jobs.cached_site(origin) or (origin + "/",))[0] == origin + "/"
 
 
 async def test_a_browser_that_stops_mid_job_ends_it_with_a_sentence_and_keeps_the_findings(harness, demo):
