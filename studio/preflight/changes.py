@@ -21,9 +21,11 @@ PAGE_CHANGING = ("navigate",)
 
 
 def entry_path(case: TestCase) -> str | None:
+    """Where the case starts: a path on the app, or a whole URL when the case names another host."""
     for step in case.steps:
         if step.action == "navigate" and step.url:
-            return urlsplit(step.url).path or "/"
+            parts = urlsplit(step.url)
+            return step.url if parts.netloc else (parts.path or "/")
     return urlsplit(case.grounding.page_url).path if case.grounding.page_url else None
 
 
@@ -50,8 +52,11 @@ async def detect_changes(run: PreflightRun) -> None:
             by_entry[path].append(case)
     findings: dict[tuple[str, str], list[str]] = defaultdict(list)
     for path, group in by_entry.items():
+        if not run.may_open(run.url(path)):
+            continue  # the tester did not allow leaving the app: nothing is known about that page
         run.progress(f"Checking {len(group)} stored case(s) that start at {path}")
         status, survey = await run.visit(run.url(path), reached_by="a stored test case's entry point", deep=True)
+        path = urlsplit(path).path or "/"
         final = urlsplit(run.page.url).path if survey else None
         if survey is None:
             _add(findings, "entry_point_unreachable", f"{path} did not answer.", group)

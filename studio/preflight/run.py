@@ -13,6 +13,7 @@ from playwright.async_api import Page
 from studio.browser.errors import BrowserError, SessionClosedError
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
+from studio.llm.safety import OriginPolicy
 from studio.models.catalog import PageCatalog
 from studio.models.context import Answer, ContextCollection, JobRecord, PendingQuestion
 from studio.models.events import PreflightProgress
@@ -31,6 +32,7 @@ class NeedAnswers(Exception):
 # Answers the preflight must never write into the project file.
 SECRET_KEYS = {"credentials.password", "credentials.totp_secret"}
 SECRET_PLACEHOLDER = "(given; kept out of the project file)"
+ALLOW, DONT_ALLOW = "Allow", "Don't allow"
 
 
 def add_answers(job: JobRecord, answers: list[Answer], secrets: dict[str, str]) -> None:
@@ -95,9 +97,31 @@ class PreflightRun:
         """An absolute URL on the resolved base (paths are relative to it)."""
         return urljoin(self.context.resolved_base_url or self.job.start_url or "", path)
 
+    def may_open(self, url: str) -> bool:
+        """Pages on the app's origins open freely; any other origin needs the tester's confirmation (asked once,
+        the job pauses) — a stored case or a page may point anywhere, the preflight only goes where allowed."""
+        policy = OriginPolicy(u for u in (self.job.start_url, self.context.resolved_base_url) if u)
+        origin = OriginPolicy.origin_of(url)
+        if origin is None or not policy.allowed_origins or policy.allows(url):
+            return True
+        key = f"origin.{origin}"
+        said = self.answer(key)
+        if said is None:
+            raise NeedAnswers([PendingQuestion.make(
+                key, "Leave the app?", f"{url} is on {origin}, outside the app "
+                f"({', '.join(sorted(policy.allowed_origins))}). May the preflight open it?",
+                "Pages outside the app's origin are not the app under test; opening them needs your confirmation.",
+                options=[ALLOW, DONT_ALLOW])])
+        if said == ALLOW:
+            return True
+        self.note(f"Did not open {url}: {origin} is outside the app and was not allowed.")
+        return False
+
     async def visit(self, url: str, reached_by: str = "", deep: bool = False,
                     screenshot: bool = False) -> tuple[int | None, Survey | None]:
         """Open `url` (one browser step), survey the page and keep it as evidence; (None, None) if unreachable."""
+        if not self.may_open(url):
+            return None, None
         self.budget.charge_step()
         self.budget.check()
         try:

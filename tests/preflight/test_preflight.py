@@ -164,3 +164,26 @@ async def test_a_browser_that_stops_mid_job_ends_it_with_a_sentence_and_keeps_th
     assert job.status == "failed" and "The browser stopped" in job.message and "start the job again" in job.message
     stored = harness.project.jobs.get(job.id)
     assert stored.status == "failed" and stored.context.resolved_base_url  # what was found is kept
+
+
+async def test_a_stored_case_pointing_off_the_app_needs_the_testers_confirmation(harness, demo):
+    import time
+
+    from studio.models.context import Answer
+    from studio.models.testcase import CaseStep, Grounding, TestCase
+
+    user = demo.create_user()
+    elsewhere = demo.base_url.replace("127.0.0.1", "localhost")  # another origin (same server, as a stand-in)
+    harness.project.cases.save_case(TestCase(
+        id="t-off", title="An old case on another host", steps=[CaseStep(action="navigate", url=elsewhere + "/help")],
+        expected_results=["x"], priority="P3", status="active", origin="tester", updated_at=time.time() * 1000,
+        grounding=Grounding(page_url=elsewhere + "/help")), "tester", "by hand")
+    job = await harness.preflight.start(demo.base_url, request="help center")
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "paused" and job.pending[0].key == "origin.http://localhost:" + elsewhere.rsplit(":", 1)[1]
+    assert job.pending[0].question.options == ["Allow", "Don't allow"]
+    assert "localhost" not in " ".join(job.context.evidence.visited_urls)  # nothing opened before the answer
+    job = await harness.preflight.resume(job, [Answer(key=job.pending[0].key, value="Don't allow")])
+    assert job.status == "completed"
+    assert "localhost" not in " ".join(job.context.evidence.visited_urls)
+    assert any("was not allowed" in note for note in job.context.evidence.notes)
