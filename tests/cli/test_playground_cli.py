@@ -106,6 +106,17 @@ def test_one_run_with_a_full_answers_file_then_new_cases_on_the_same_project(dem
         assert any(case.grounding.page_url.endswith("/disputes") for case in stored)
     assert_password_not_stored(project, user)
 
+    # The app changes (a new required field on the wizard): `edit` updates only the impacted cases, with reasons.
+    demo.set_flag("dispute_phone_required", True)
+    happy = next(case.id for case in stored if case.gap_type == "happy_path")
+    edit = studio("playground", "edit", "--project", project, "--cases", happy, "--answers", creds, "--json")
+    assert edit.returncode == 0, edit.stderr
+    edits = json.loads(edit.stdout)["edits"]
+    assert [e["case_id"] for e in edits] == [happy] and "Phone number" in edits[0]["summary"]
+    with ProjectFile.open(project) as opened:
+        versions = {case.id: case.version for case in opened.cases.cases()}
+    assert versions.pop(happy) == 2 and set(versions.values()) == {1}
+
 
 def test_new_suite_asks_which_suites_and_a_second_run_resumes_it(demo, tmp_path):
     user = demo.create_user()
