@@ -187,3 +187,13 @@ async def test_a_stored_case_pointing_off_the_app_needs_the_testers_confirmation
     assert job.status == "completed"
     assert "localhost" not in " ".join(job.context.evidence.visited_urls)
     assert any("was not allowed" in note for note in job.context.evidence.notes)
+
+
+async def test_feature_flags_the_app_announces_are_in_the_environment(harness, demo):
+    user = demo.create_user()
+    demo.set_flag("new_cta_labels", True)
+    job = await harness.preflight.start(demo.base_url, request="disputes wizard")
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "completed"
+    assert "new_cta_labels" in job.context.environment.feature_flags
+    assert job.context.environment.role == "viewer"
