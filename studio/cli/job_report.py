@@ -97,7 +97,7 @@ def _questions(cmd: JobCommand, job: JobRecord, asked_again: list[str], unanswer
     _say(f"To go on, put the answers in {answers_file} ({{\"key\": \"value\", ...}} as JSON, or YAML), for example:\n"
          f"  {example}\n"
          f"and run again:\n"
-         f"  {shlex.join([*cmd.command, '--answers', str(answers_file)])}")
+         f"  {shlex.join([*cmd.command, '--job', job.id, '--answers', str(answers_file)])}")
     if job.context.auth_state.requires_login or any(key.startswith("credentials.") for key in keys):
         _say("Keep the login (credentials.email, credentials.password) in the file on every run: passwords are "
              "never stored in the project.")

@@ -22,8 +22,8 @@ def _preflight(args: argparse.Namespace) -> int:
     command = ["studio", "preflight", args.url, "--project", str(args.project)]
     command += ["--request", args.request] if args.request else []
     return run(JobCommand(kind="preflight", project=args.project, url=args.url, request=args.request,
-                          answers_file=args.answers, as_json=args.json, quiet=args.quiet, headed=args.headed,
-                          command=command))
+                          answers_file=args.answers, job_id=args.job, as_json=args.json, quiet=args.quiet,
+                          headed=args.headed, command=command))
 
 
 def _playground(args: argparse.Namespace) -> int:
@@ -34,14 +34,16 @@ def _playground(args: argparse.Namespace) -> int:
     for option, value in (("--url", args.url), ("--area", args.area), ("--cases", args.cases)):
         command += [option, value] if value else []
     return run(JobCommand(kind=AGENTS[args.agent], project=args.project, url=args.url, request=args.area or "",
-                          case_ids=case_ids, answers_file=args.answers, as_json=args.json, quiet=args.quiet,
-                          headed=args.headed, command=command))
+                          case_ids=case_ids, answers_file=args.answers, job_id=args.job, as_json=args.json,
+                          quiet=args.quiet, headed=args.headed, command=command))
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project", type=Path, required=True, metavar="FILE",
                         help="the .studio project file (created when missing); the job is recorded there")
     parser.add_argument("--answers", type=Path, metavar="FILE", help=ANSWERS_HELP)
+    parser.add_argument("--job", metavar="ID", help="the paused job to resume (default: the latest paused job "
+                                                   "with the same kind, request and URL)")
     parser.add_argument("--quiet", action="store_true", help="no progress events (JSON lines) on stderr")
     parser.add_argument("--headed", action="store_true", help="show the Chromium window (needs a display)")
 

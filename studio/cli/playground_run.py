@@ -54,6 +54,7 @@ class JobCommand:
     request: str = ""
     case_ids: list[str] | None = None
     answers_file: Path | None = None
+    job_id: str | None = None  # the paused job to resume (default: the latest one matching the command)
     as_json: bool = False
     quiet: bool = False
     headed: bool = False
@@ -77,7 +78,10 @@ def run(cmd: JobCommand) -> int:
             _check_cases(project, cmd.case_ids)
         except Refused as error:
             return _refuse(error)
-        stored = paused_job(project, cmd, url) if cmd.answers_file else None
+        try:
+            stored = paused_job(project, cmd, url) if cmd.answers_file or cmd.job_id else None
+        except Refused as error:
+            return _refuse(error)
         if stored is not None and not any(q.key in answers for q in stored.pending):
             return job_report.report(cmd, stored, unanswered_in=cmd.answers_file)  # no browser needed to say so
         seen: list[str] = [stored.id] if stored else []
@@ -155,6 +159,14 @@ def last_base_url(project: ProjectFile) -> str:
 
 def paused_job(project: ProjectFile, cmd: JobCommand, url: str) -> JobRecord | None:
     """The latest paused job this command continues: same kind, request and case ids, and the same URL if given."""
+    if cmd.job_id:
+        job = project.jobs.get(cmd.job_id)
+        if job is None or job.kind != cmd.kind or job.status != "paused":
+            waiting = ", ".join(j.id for j in project.jobs.list(kind=cmd.kind, status="paused")) or "none"
+            said = "does not exist" if job is None else f"is a {job.kind} job" if job.kind != cmd.kind \
+                else f"is {job.status}, not paused"
+            raise Refused(f"Job {cmd.job_id} in {project.path} {said}. Paused {cmd.kind} jobs there: {waiting}.")
+        return job
     for job in reversed(project.jobs.list(kind=cmd.kind, status="paused")):
         if job.request != cmd.request or (cmd.case_ids is not None and job.state.get("case_ids") != cmd.case_ids):
             continue

@@ -62,7 +62,10 @@ def test_preflight_pauses_for_the_login_then_resumes_from_an_answers_file(demo, 
         assert opened.jobs.latest_paused("preflight").id == paused["job_id"]
 
     answers.write_text(json.dumps(login(user)))
-    done = studio(*command, "--answers", answers, "--json")
+    assert f"--job {paused['job_id']} --answers" in first.stderr  # the rerun line names the paused job
+    wrong = studio(*command, "--job", "no-such-job", "--answers", answers)
+    assert wrong.returncode == 2 and "Job no-such-job" in wrong.stderr and paused["job_id"] in wrong.stderr
+    done = studio(*command, "--job", paused["job_id"], "--answers", answers, "--json")
     assert done.returncode == 0, done.stderr
     context = json.loads(done.stdout)
     assert set(context) == set(ContextCollection.model_fields)
