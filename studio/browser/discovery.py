@@ -9,6 +9,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.browser.errors import BrowserError
+
 INSTALL_HINT = (
     "Install one with `sudo apt-get install -y chromium` (Debian/Ubuntu), "
     "or `python -m playwright install chromium` where downloads are allowed, "
@@ -26,7 +28,7 @@ SYSTEM_BROWSERS = (
 )
 
 
-class BrowserNotFound(RuntimeError):
+class BrowserNotFound(BrowserError):
     """No usable Chromium was found; the message says what was tried and how to install one."""
 
 

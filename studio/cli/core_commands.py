@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import importlib
 import inspect
 import sys
@@ -43,8 +44,26 @@ def _doctor(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from studio.demo.server import DemoConfig, serve_forever
 
-    asyncio.run(serve_forever(args.host, args.port, DemoConfig(seed=args.seed)))
+    try:
+        asyncio.run(serve_forever(args.host, args.port, DemoConfig(seed=args.seed)))
+    except OSError as error:
+        where = f"{args.host}:{args.port}"
+        reason = "that port is already in use" if error.errno == errno.EADDRINUSE else (error.strerror or str(error))
+        print(f"error: cannot serve the demo app on {where}: {reason}. "
+              "Choose another port with --port, or leave it out to use a free one.", file=sys.stderr)
+        return 2
     return 0
+
+
+def _port(text: str) -> int:
+    """An argparse type: a TCP port number, 0 meaning any free port."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535; 0 picks a free one)")
+    return port
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -86,7 +105,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     serve = commands.add_parser("serve-demo", help="serve the embedded demo app until Ctrl+C")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    serve.add_argument("--port", type=_port, default=0, help="port (default: a free one)")
     serve.add_argument("--seed", type=int, default=1)
     serve.set_defaults(handler=_serve)
 

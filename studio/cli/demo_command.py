@@ -59,7 +59,29 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or sys.platform in ("darwin", "win32")
 
 
+def _unwritable(out: Path, jsonl: Path | None) -> str | None:
+    """Why the demo could not write its files (a sentence with a next step), or None when it can."""
+    if out.exists() and not out.is_dir():
+        return f"{out} is a file, and the demo needs a folder for its files. Choose a folder with --out."
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return (f"cannot use {out} for the demo's files: {error.strerror or error}. "
+                "Choose another folder with --out.")
+    if jsonl is not None:
+        try:
+            jsonl.parent.mkdir(parents=True, exist_ok=True)
+            jsonl.touch()
+        except OSError as error:
+            return f"cannot write the events to {jsonl}: {error.strerror or error}. Choose another file with --jsonl."
+    return None
+
+
 def main(out: Path, seed: int, headless: bool, jsonl: Path | None, close_when_done: bool = False) -> int:
+    problem = _unwritable(out, jsonl)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     if not headless and has_display():
         # The GUI front end is loaded by name: the CLI (engine side) never imports Qt itself.
         launcher = importlib.import_module("studio.ui.launcher")

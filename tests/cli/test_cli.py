@@ -76,6 +76,33 @@ def test_doctor_fails_with_a_next_step_when_no_browser_exists(tmp_path):
     assert "next step:" in done.stdout and "apt-get install -y chromium" in done.stdout
 
 
+NO_BROWSER_COMMANDS = {
+    "demo": ["demo", "--headless"],
+    "gui --screenshot": ["gui", "--url", "http://127.0.0.1:9/", "--screenshot", "w.png"],
+    "preflight": ["preflight", "http://127.0.0.1:9/", "--project", "p.studio"],
+    "observe": ["observe", "http://127.0.0.1:9/", "--selector", "body"],
+}
+
+
+@pytest.mark.parametrize("command", NO_BROWSER_COMMANDS, ids=list(NO_BROWSER_COMMANDS))
+def test_commands_without_a_browser_say_how_to_install_one(command, tmp_path):
+    args = [arg if arg not in ("w.png", "p.studio") else str(tmp_path / arg) for arg in NO_BROWSER_COMMANDS[command]]
+    if command == "demo":
+        args += ["--out", str(tmp_path / "out")]
+    done = studio(*args, env={"STUDIO_BROWSER": str(tmp_path / "no-such-chromium"), "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode in (1, 2), done.stderr
+    assert "Traceback" not in done.stderr
+    assert "STUDIO_BROWSER" in done.stderr and "apt-get install -y chromium" in done.stderr
+
+
+def test_demo_refuses_an_out_folder_it_cannot_use(tmp_path):
+    (tmp_path / "taken").write_text("a file, not a folder")
+    done = studio("demo", "--headless", "--out", str(tmp_path / "taken"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "is a file" in done.stderr and "--out" in done.stderr
+    assert (tmp_path / "taken").read_text() == "a file, not a folder"
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -100,6 +127,19 @@ def test_serve_demo_serves_until_interrupted():
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_serve_demo_on_a_taken_or_impossible_port_says_so():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = studio("serve-demo", "--port", str(port), timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"127.0.0.1:{port}" in done.stderr and "already in use" in done.stderr and "--port" in done.stderr
+    impossible = studio("serve-demo", "--port", "99999", timeout=60)
+    assert impossible.returncode == 2 and "Traceback" not in impossible.stderr
+    assert "99999 is not a port number" in impossible.stderr
 
 
 @pytest.mark.gui
