@@ -29,11 +29,14 @@ class StudioSettings(BaseModel):
     viewport: tuple[int, int] = (1280, 720)
     recent_projects: list[str] = Field(default_factory=list)
     last_url: str | None = None
+    # A Playwright storage state (Session > Save Login State) new sessions start signed in from; None starts fresh.
+    storage_state: str | None = None
     llm: LLMSettings = Field(default_factory=LLMSettings)
 
     def session_options(self, **overrides: object) -> SessionOptions:
         """SessionOptions for a new browser session built from these settings."""
-        values = {"headless": self.headless, "viewport": self.viewport, "browser_path": self.browser_path}
+        values = {"headless": self.headless, "viewport": self.viewport, "browser_path": self.browser_path,
+                  "storage_state": self.storage_state}
         values.update(overrides)
         return SessionOptions(**values)
 

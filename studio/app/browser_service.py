@@ -32,6 +32,8 @@ class BrowserService(QObject):
     urlChanged = Signal(str)
     busyChanged = Signal(bool)
     errorOccurred = Signal(str)
+    notice = Signal(str)  # a sentence about something that worked (a saved file)
+    tracingChanged = Signal(bool)
 
     def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -143,16 +145,22 @@ class BrowserService(QObject):
         self._on_session(lambda session: session.screenshot(label), "screenshot")
 
     def save_storage_state(self, path: str) -> None:
-        self._on_session(lambda session: session.save_storage_state(path), "save-state")
+        self._on_session(lambda session: session.save_storage_state(path), "save-state",
+                         lambda: self.notice.emit(
+                             f"Saved the login state to {path}. Session > Start Signed In… (or Settings) uses it."))
 
     def start_tracing(self) -> None:
-        self._on_session(lambda session: session.start_tracing(), "start-trace")
+        self._on_session(lambda session: session.start_tracing(), "start-trace", lambda: self.tracingChanged.emit(True))
 
     def stop_tracing(self, path: str) -> None:
-        self._on_session(lambda session: session.stop_tracing(path), "stop-trace")
+        def done() -> None:
+            self.tracingChanged.emit(False)
+            self.notice.emit(f"Saved the trace to {path}. Open it with `playwright show-trace {path}`.")
 
-    def _on_session(self, operation, name: str) -> None:
-        """Run `operation(session)` as an owned task; its BrowserError becomes an errorOccurred sentence."""
+        self._on_session(lambda session: session.stop_tracing(path), "stop-trace", done)
+
+    def _on_session(self, operation, name: str, done=None) -> None:
+        """Run `operation(session)` as an owned task, then `done()`; a BrowserError becomes an errorOccurred sentence."""
         if not self.alive:
             self.errorOccurred.emit("There is no browser session. Start one with Session > New Session (Ctrl+Shift+N).")
             return
@@ -162,6 +170,9 @@ class BrowserService(QObject):
                 await operation(self.session)
             except BrowserError as error:
                 self.errorOccurred.emit(str(error))
+                return
+            if done is not None:
+                done()
 
         self._tasks.spawn(run(), name=name)
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from studio.events import EventBus
 from studio.models.events import EngineEvent, ProgressEvent
 from studio.settings import StudioSettings, save_settings
-from studio.store.errors import ProjectError
+from studio.store.errors import ProjectError, SaveAsError
 from studio.store.project import ProjectFile
 from studio.store.recorder import ProjectRecorder
 
@@ -88,6 +88,9 @@ class ProjectService(QObject):
         path = Path(path)
         try:
             self.project.save_as(path)
+        except SaveAsError as error:
+            self.errorOccurred.emit(str(error))  # already names the file, the reason and what to do
+            return False
         except (ProjectError, OSError) as error:
             self.errorOccurred.emit(f"Could not save the project as {path}: {error}")
             return False

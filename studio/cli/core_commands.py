@@ -23,7 +23,8 @@ BENCH_TARGETS = {
 def _gui(args: argparse.Namespace) -> int:
     # Qt lives only in studio.ui / studio.app; load it by name so the engine's import graph never reaches it.
     launcher = importlib.import_module("studio.ui.launcher")
-    return launcher.run_gui(project=args.project, url=args.url, screenshot=args.screenshot, headed=args.headed)
+    return launcher.run_gui(project=args.project, url=args.url, screenshot=args.screenshot, headed=args.headed,
+                            storage_state=args.storage_state)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -87,6 +88,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     gui.add_argument("--screenshot", type=Path, metavar="PNG",
                      help="load the URL, wait for the first real frame, save a PNG of the window and exit")
     gui.add_argument("--headed", action="store_true", help="also show a real Chromium window")
+    gui.add_argument("--storage-state", type=Path, metavar="JSON",
+                     help="start signed in from a login state saved with Session > Save Login State")
     gui.set_defaults(handler=_gui)
 
     demo = commands.add_parser("demo", help="run the guided demo against the embedded demo app")

@@ -55,6 +55,16 @@ class SettingsDialog(QDialog):
         size.addWidget(QLabel("×", self))
         size.addWidget(self.height_box)
         form.addRow("Viewport:", size)
+        self.storage_state = QLineEdit(settings.storage_state or "", self)
+        self.storage_state.setPlaceholderText("None: sessions start signed out")
+        self.storage_state.setToolTip("A login state saved with Session > Save Login State; new sessions start with it.")
+        self.storage_state.setClearButtonEnabled(True)
+        pick_state = QPushButton("Browse…", self)
+        pick_state.clicked.connect(self._browse_state)
+        state_row = QHBoxLayout()
+        state_row.addWidget(self.storage_state, 1)
+        state_row.addWidget(pick_state)
+        form.addRow("Start signed in from:", state_row)
         self.model_box = ModelSettingsBox(settings.llm, self)
         self.key_problem: str | None = None  # a sentence when a typed API key could not be stored
         note = QLabel("Changes apply to the next browser session and the next job.", self)
@@ -73,11 +83,17 @@ class SettingsDialog(QDialog):
         if path:
             self.browser_path.setText(path)
 
+    def _browse_state(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Choose a saved login state", "", "Storage state (*.json)")
+        if path:
+            self.storage_state.setText(path)
+
     def result_settings(self) -> StudioSettings:
         settings = self._settings
         settings.browser_path = self.browser_path.text().strip() or None
         settings.headless = self.headless.isChecked()
         settings.viewport = (self.width_box.value(), self.height_box.value())
+        settings.storage_state = self.storage_state.text().strip() or None
         self.key_problem = self.model_box.apply(settings.llm)
         return settings
 

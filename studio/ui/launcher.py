@@ -107,7 +107,7 @@ def _report_first_frame_once(view):
 
 
 def run_gui(project: Path | None = None, url: str | None = None, screenshot: Path | None = None,
-            headed: bool = False) -> int:
+            headed: bool = False, storage_state: Path | None = None) -> int:
     """`studio gui`: the window, optionally on a project and URL; with `screenshot`, capture it and exit."""
     problem = _display_problem(offscreen_ok=screenshot is not None)
     if problem:
@@ -129,7 +129,10 @@ def run_gui(project: Path | None = None, url: str | None = None, screenshot: Pat
         if os.environ.get("STUDIO_REPORT_FIRST_FRAME"):
             # For `studio bench startup`: the moment the first page frame is on screen, as wall-clock time.
             window.live_view.framePainted.connect(_report_first_frame_once(window.live_view))
-        options = services.settings.session_options(label="exploration", **({"headless": False} if headed else {}))
+        overrides: dict[str, object] = {"headless": False} if headed else {}
+        if storage_state is not None:
+            overrides["storage_state"] = storage_state
+        options = services.settings.session_options(label="exploration", **overrides)
         code = 0
         if url:
             window.url_bar.url_edit.setText(url)

@@ -55,6 +55,7 @@ class StudioWindow(QMainWindow):
         self.settings = settings
         self.race = race
         self.closed: asyncio.Future[None] | None = None
+        self.tracing = False
         self.setWindowTitle("Preflight Studio")
         self.resize(1500, 950)
 
@@ -99,6 +100,8 @@ class StudioWindow(QMainWindow):
 
         browser.engineEvent.connect(self.events.add)
         browser.errorOccurred.connect(lambda text: self.message_bar.show_message(text, "error"))
+        browser.notice.connect(lambda text: self.message_bar.show_message(text, "info"))
+        browser.tracingChanged.connect(self._on_tracing)
         browser.sessionStarted.connect(self._on_session_started)
         browser.sessionEnded.connect(self._on_session_ended)
         browser.urlChanged.connect(self._on_url)
@@ -130,6 +133,7 @@ class StudioWindow(QMainWindow):
 
         session_menu = bar.addMenu("&Session")
         self._action(session_menu, "&New Session", self.new_session, "Ctrl+Shift+N")
+        self._action(session_menu, "Start Signed &In…", self.start_signed_in)
         self._action(session_menu, "&End Session", self.end_session, "Ctrl+Shift+W")
         session_menu.addSeparator()
         self._action(session_menu, "Take &Screenshot", lambda: self.browser.take_screenshot("manual"), "Ctrl+Shift+P")
@@ -237,15 +241,31 @@ class StudioWindow(QMainWindow):
         if path:
             self.browser.save_storage_state(path)
 
+    def ask_login_state_path(self) -> str | None:
+        path, _ = QFileDialog.getOpenFileName(self, "Start signed in from a saved login state", str(Path.cwd()),
+                                              "Storage state (*.json)")
+        return path or None
+
+    def start_signed_in(self) -> None:
+        """A new session that starts with the cookies and storage of a login state saved earlier."""
+        path = self.ask_login_state_path()
+        if path:
+            target = self.url_bar.url_edit.text().strip() or self.settings.last_url
+            options = self.settings.session_options(label="exploration (signed in)", storage_state=path)
+            self.browser.start_session(options, target or None)
+
     def toggle_trace(self) -> None:
-        if self.trace_action.text() == "Start &Trace":
+        # The label follows the session's real state (tracingChanged), not the click: a failed start stays "Start".
+        if not self.tracing:
             self.browser.start_tracing()
-            self.trace_action.setText("Stop Trace and &Save…")
             return
         path = self.ask_save_path("Save trace", "trace.zip", "Playwright traces (*.zip)")
         if path:
             self.browser.stop_tracing(path)
-            self.trace_action.setText("Start &Trace")
+
+    def _on_tracing(self, on: bool) -> None:
+        self.tracing = on
+        self.trace_action.setText("Stop Trace and &Save…" if on else "Start &Trace")
 
     def show_screenshot(self, screenshot_id: int) -> None:
         if self.project.project is None:
@@ -264,10 +284,13 @@ class StudioWindow(QMainWindow):
         # Describe the session that runs, not the saved settings (--headed or a test may differ).
         options = self.browser.session.options if self.browser.session else self.settings.session_options()
         mode = "headless" if options.headless else "headed"
-        self.session_label.setText(f"Session {session_id} · {mode} · {options.viewport[0]}×{options.viewport[1]}")
-        self.trace_action.setText("Start &Trace")
+        signed_in = " · signed in from saved state" if options.storage_state else ""
+        self.session_label.setText(
+            f"Session {session_id} · {mode} · {options.viewport[0]}×{options.viewport[1]}{signed_in}")
+        self._on_tracing(bool(options.trace_path))
 
     def _on_session_ended(self, reason: str, message: str) -> None:
+        self._on_tracing(False)
         self.session_label.setText("No browser session")
         if reason != "closed":
             self.message_bar.show_message(message, "error")

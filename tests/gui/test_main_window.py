@@ -101,8 +101,11 @@ def test_settings_dialog_edits_a_copy(qapp):
     dialog = SettingsDialog(original)
     dialog.width_box.setValue(1440)
     dialog.headless.setChecked(False)
+    dialog.storage_state.setText("  /tmp/login-state.json ")
     result = dialog.result_settings()
     assert result.viewport == (1440, 720) and not result.headless
+    assert result.storage_state == "/tmp/login-state.json"
+    assert result.session_options().storage_state.name == "login-state.json"
     assert original.viewport == (1280, 720) and original.headless
 
 
