@@ -69,10 +69,10 @@ async def measure_live_view(seconds: float, clicks: int = 30) -> dict:
         raise SystemExit("could not start the browser; run `studio doctor`")
     await session.goto(_page_url())
     await asyncio.sleep(1.0)  # warm-up: the first frames of a new page are not the steady state
-    painted0, received0, started = view.frames_painted, service.frames_received, time.perf_counter()
+    shown0, received0, started = view.frames_shown, service.frames_received, time.perf_counter()
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - started
-    painted, received = view.frames_painted - painted0, service.frames_received - received0
+    painted, received = view.frames_shown - shown0, service.frames_received - received0
 
     for number in range(1, clicks + 1):
         point = QPoint(200 + (number * 37) % 800, 200 + (number * 53) % 300)
@@ -94,7 +94,8 @@ async def measure_live_view(seconds: float, clicks: int = 30) -> dict:
         "widget": [view.width(), view.height()],
         "seconds": round(elapsed, 2),
         "frames_received": received,
-        "frames_painted": painted,
+        "frames_painted": painted,  # distinct frames on screen; the rest were superseded before a paint
+        "frames_dropped": received - painted,
         "painted_fps": round(painted / elapsed, 1),
         "received_fps": round(received / elapsed, 1),
         "clicks": clicks,

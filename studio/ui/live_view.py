@@ -53,7 +53,8 @@ class LiveView(QWidget):
     def __init__(self, service: BrowserService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.service = service
-        self.frames_painted = 0
+        self.frames_painted = 0  # paints of a frame (a repaint of the same frame counts again)
+        self.frames_shown = 0  # distinct frames decoded and painted; frames superseded before a paint never count
         self.message = "No page yet. Type a URL above and press Enter."
         self._image: QImage | None = None
         self._decoded: LiveFrame | None = None
@@ -92,6 +93,7 @@ class LiveView(QWidget):
             image = QImage.fromData(frame.jpeg, "JPG")
             if not image.isNull():
                 self._image, self._decoded = image, frame
+                self.frames_shown += 1
         if self._image is not None:
             self._rect = self.frame_rect()
             if self._rect is not None:

@@ -304,7 +304,7 @@ class StudioWindow(QMainWindow):
         self.setWindowTitle(f"{Path(path).name}{suffix} — Preflight Studio")
 
     def _update_fps(self) -> None:
-        painted = self.live_view.frames_painted
+        painted = self.live_view.frames_shown
         fps, self._painted_before = painted - self._painted_before, painted
         self.fps_label.setText(f"{fps} fps" if self.browser.alive else "")
 

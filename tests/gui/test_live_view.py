@@ -58,8 +58,7 @@ def test_frames_reach_the_view_and_clicks_and_keys_reach_the_page(qloop, demo, t
             rect = view.frame_rect()
             assert rect.page_width == 1280 and rect.page_height == 720
             assert rect.width < 1280  # the widget is smaller than the page, so this is a scaled mapping
-            center = image.pixelColor(round(rect.x + rect.width / 2), round(rect.y + rect.height / 2))
-            assert center.isValid()
+            assert not _is_red(image.pixelColor(round(rect.x + rect.width / 2), round(rect.y + rect.height / 2)))
 
             page = session.page
             question = page.get_by_role("button").filter(has_text="?").first
@@ -75,15 +74,55 @@ def test_frames_reach_the_view_and_clicks_and_keys_reach_the_page(qloop, demo, t
             QTest.keyClick(view, Qt.Key.Key_Backspace)
             await until(lambda: _equals(search.input_value(), "Car"), what="typed text")
 
-            frames_before = view.frames_painted
-            await until(lambda: services.browser.frames_received > 0)
-            await page.evaluate("document.body.style.background = 'rgb(255, 0, 0)'")
-            await until(lambda: view.frames_painted > frames_before, what="a new frame after a page change")
+            # The page's own pixels reach the widget: paint the page red, and the view's centre turns red.
+            await page.evaluate("""document.body.innerHTML = ''; document.body.style.background = 'rgb(220, 20, 30)'""")
+            await until(lambda: _is_red(view.grab().toImage().pixelColor(
+                round(rect.x + rect.width / 2), round(rect.y + rect.height / 2))), what="the page's red in the view")
         finally:
             window.close()
             await services.shutdown()
 
     qloop.run_until_complete(scenario())
+
+
+def _is_red(color) -> bool:
+    return color.red() > 180 and color.green() < 70 and color.blue() < 80  # JPEG shifts colours a little
+
+
+def _jpeg(color: str, size=(640, 360)) -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QColor, QImage
+
+    image = QImage(*size, QImage.Format.Format_RGB32)
+    image.fill(QColor(color))
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "JPG")
+    return bytes(data)
+
+
+def test_only_the_newest_frame_is_decoded_and_painted(qapp, qtbot):
+    """Frames that arrive faster than the widget paints are dropped, never queued: one paint, the newest frame."""
+    from studio.app.browser_service import BrowserService
+    from studio.events import EventBus
+    from studio.models.browser import LiveFrame
+    from studio.ui.live_view import LiveView
+
+    service = BrowserService(EventBus())
+    view = LiveView(service)
+    qtbot.addWidget(view)
+    view.message = ""  # no session here, so no "no page yet" banner over the frame
+    view.resize(640, 360)
+    view.show()
+    qtbot.waitExposed(view)
+    for number, color in enumerate(["#00c000", "#0000d0", "#d01010"]):  # a burst of three frames, no paint between
+        service._on_frame(LiveFrame(jpeg=_jpeg(color), viewport_width=640, viewport_height=360, timestamp=number))
+    assert service.frames_received == 3 and view.frames_shown == 0
+    qtbot.waitUntil(lambda: view.frames_shown >= 1)
+    view.repaint()
+    assert view.frames_shown == 1  # the two older frames were never decoded
+    assert _is_red(view.grab().toImage().pixelColor(320, 180))
 
 
 async def _equals(awaitable, expected):

@@ -127,3 +127,21 @@ def test_a_newer_major_version_is_refused(tmp_path: Path) -> None:
     assert "newer Preflight Studio" in str(error)
     assert "2.3" in str(error)
     assert "Update Preflight Studio" in str(error)
+
+
+def test_an_index_that_disagrees_with_its_table_is_damaged(tmp_path: Path) -> None:
+    # Every page is intact (quick_check says ok), but the navigations index no longer matches its rows: queries by
+    # session would silently miss pages. Only a full integrity check notices.
+    path = tmp_path / "index.studio"
+    big_project(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema=ON")
+    conn.execute("UPDATE sqlite_master SET sql = 'CREATE INDEX \"idx_navigations_session_id\" ON \"navigations\" (\"url\")'"
+                 " WHERE name = 'idx_navigations_session_id'")
+    conn.commit()
+    conn.close()
+    check = sqlite3.connect(path)
+    assert check.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    check.close()
+    error = refuse(path, DamagedProjectError)
+    assert "missing from index" in str(error)
