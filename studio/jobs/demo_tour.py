@@ -29,6 +29,7 @@ PAGES: tuple[tuple[str, str], ...] = (
     ("/help", "Help"),
     ("/privacy", "Privacy"),
     ("/products", "Products"),
+    ("/cart", "Your cart"),
     ("/profile", "Profile"),
     ("/game", ""),
     ("/admin", ""),
@@ -77,7 +78,9 @@ class DemoTour:
         if self.user.otp_secret:
             steps.append(("Entering the two-factor code", self._two_factor))
         extra = {
+            "/offers": (" and opening an offer's details", self._open_offer),
             "/products": (f" and adding {PRODUCT} to the cart", self._add_to_cart),
+            "/cart": (f" to see {PRODUCT} in it", self._check_cart),
             "/game": (" and playing it for a moment", self._play_game),
         }
         for path, heading in PAGES:
@@ -160,6 +163,20 @@ class DemoTour:
         self.result.cart_count = int(body.get("cart", {}).get("count", 0))
         await expect(self.page.get_by_role("status")).to_contain_text(f"{PRODUCT} added to cart")
         await self.session.screenshot("products-added-to-cart")
+
+    async def _open_offer(self) -> None:
+        offer = self.page.get_by_test_id("offer-card").first
+        name = (await offer.get_attribute("aria-labelledby")) or ""
+        title = await self.page.locator(f"#{name}").inner_text() if name else ""
+        await offer.get_by_test_id("learn-more").click()
+        await self.page.wait_for_url("**/offers/*")
+        self.result.visited.append(path_of(self.page.url))
+        if title:
+            await expect(self.page.get_by_role("heading", level=1)).to_have_text(title)
+        await self.session.screenshot("offer-details")
+
+    async def _check_cart(self) -> None:
+        await expect(self.page.get_by_test_id("cart-row").filter(has_text=PRODUCT)).to_be_visible()
 
     async def _play_game(self) -> None:
         await self.page.get_by_test_id("play-button").click()
