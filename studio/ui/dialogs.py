@@ -111,15 +111,31 @@ class ScreenshotViewer(QDialog):
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         scroll = QScrollArea(self)
         scroll.setWidget(label)
-        save = QPushButton("Save As…", self)
-        save.clicked.connect(self._save)
+        self.save_button = QPushButton("Save As…", self)
+        self.save_button.clicked.connect(self._save)
+        self.status = QLabel("", self)
+        row = QHBoxLayout()
+        row.addWidget(self.status, 1)
+        row.addWidget(self.save_button)
         layout = QVBoxLayout(self)
         layout.addWidget(scroll)
-        layout.addWidget(save, 0, Qt.AlignmentFlag.AlignRight)
+        layout.addLayout(row)
         self.resize(min(image.width() + 40, 1400), min(image.height() + 80, 900))
 
-    def _save(self) -> None:
+    def ask_save_path(self) -> str | None:
         path, _ = QFileDialog.getSaveFileName(self, "Save screenshot", "screenshot.png", "PNG images (*.png)")
-        if path:
+        return path or None
+
+    def _save(self) -> None:
+        path = self.ask_save_path()
+        if not path:
+            return
+        try:
             with open(path, "wb") as handle:
                 handle.write(self._png)
+        except OSError as error:
+            self.status.setText(f"Could not save {path}: {error.strerror or error}. Choose another folder.")
+            self.status.setStyleSheet("color: #b3261e")
+            return
+        self.status.setText(f"Saved {path}.")
+        self.status.setStyleSheet("")

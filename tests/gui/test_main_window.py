@@ -180,3 +180,30 @@ def test_the_seed_job_events_read_as_sentences_under_job(qapp, qtbot):
     assert rows[3].is_warning and rows[3].message.endswith("The job used its 180 s.")
     panel.toggles["job"].setChecked(False)
     assert panel.proxy.rowCount() == 0
+
+
+def test_the_screenshot_viewer_saves_and_explains_a_failed_save(qapp, tmp_path):
+    from studio.ui.dialogs import ScreenshotViewer
+
+    data = _tiny_png()
+    viewer = ScreenshotViewer(data, "Screenshot 1")
+    viewer.ask_save_path = lambda: str(tmp_path / "no-such-folder" / "shot.png")
+    viewer.save_button.click()
+    assert "Could not save" in viewer.status.text() and "Choose another folder" in viewer.status.text()
+    viewer.ask_save_path = lambda: str(tmp_path / "shot.png")
+    viewer.save_button.click()
+    assert (tmp_path / "shot.png").read_bytes() == data and viewer.status.text().startswith("Saved")
+    viewer.close()
+
+
+def _tiny_png() -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QImage
+
+    image = QImage(4, 4, QImage.Format.Format_RGB32)
+    image.fill(0x3366CC)
+    raw = QByteArray()
+    buffer = QBuffer(raw)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return bytes(raw)
