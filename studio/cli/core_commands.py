@@ -116,5 +116,5 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("target", choices=list(BENCH_TARGETS))
     bench.add_argument("--json", action="store_true", help="print only the JSON result")
     bench.add_argument("--seconds", type=float, default=5.0, help="how long to measure (live-view)")
-    bench.add_argument("--runs", type=int, help="how many runs to measure (preflight; default 3)")
+    bench.add_argument("--runs", type=int, help="how many runs to measure (startup, preflight; default 3)")
     bench.set_defaults(handler=_bench)

@@ -134,9 +134,9 @@ def measure_startup(runs: int = 3) -> dict:
     }
 
 
-def main(target: str, seconds: float = 5.0, json_only: bool = False) -> int:
+def main(target: str, seconds: float = 5.0, json_only: bool = False, runs: int = 3) -> int:
     if target == "startup":
-        result = measure_startup()
+        result = measure_startup(runs)
     else:
         problem = _display_problem(offscreen_ok=True)
         if problem:
