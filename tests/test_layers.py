@@ -43,3 +43,15 @@ def test_signals_carrying_python_objects_do_not_corrupt_refcounts():
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0 and "ok" in done.stdout, done.stderr[-800:]
+
+
+def test_every_engine_package_is_under_the_no_qt_contract():
+    # A new engine package (say studio.game) must not escape the contract by being left off its list.
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    no_qt = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "forbidden")
+    covered = set(no_qt["source_modules"])
+    engine = {f"studio.{p.stem if p.is_file() else p.name}" for p in (ROOT / "studio").iterdir()
+              if (p.is_dir() and (p / "__init__.py").exists()) or (p.suffix == ".py" and p.stem != "__init__")}
+    assert engine - {"studio.ui", "studio.app", "studio.__main__"} <= covered, sorted(engine - covered)
