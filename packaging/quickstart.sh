@@ -83,6 +83,8 @@ if [ "$MODE" = "demo" ]; then
     say "Running studio demo"
     exec "$VENV/bin/studio" demo "$@"
 fi
+# The tests also run a headed Chromium on a private Xvfb screen.
+command -v apt-get >/dev/null 2>&1 && apt_install xvfb xauth
 say "Running the test suite"
 export QT_QPA_PLATFORM=offscreen
 exec "$VENV/bin/python" -m pytest "$@"
