@@ -110,6 +110,7 @@ class BrowserService(QObject):
             await self.session.goto(url)
         except BrowserError as error:
             self.errorOccurred.emit(str(error))
+            self.urlChanged.emit(url)  # the address field keeps what was asked for, to fix and retry
         finally:
             self.busyChanged.emit(False)
 
@@ -191,7 +192,7 @@ class BrowserService(QObject):
 
     def _on_event(self, event: EngineEvent) -> None:
         self.engineEvent.emit(event)
-        if isinstance(event, NavigationEvent):
+        if isinstance(event, NavigationEvent) and not event.url.startswith("chrome-error://"):
             self.urlChanged.emit(event.url)
         elif isinstance(event, SessionEnded) and self.session is not None and event.session_id == self.session.id:
             self.sessionEnded.emit(event.reason, event.message)

@@ -153,3 +153,20 @@ def test_save_as_into_a_folder_is_one_sentence(qloop, demo, tmp_path):
             await services.shutdown()
 
     qloop.run_until_complete(scenario())
+
+
+def test_a_failed_navigation_keeps_the_typed_address(qloop, demo):
+    async def scenario():
+        services, window, session = await open_studio(demo.base_url + "/help")
+        try:
+            from tests.cli.test_cli import _free_port
+
+            unreachable = f"http://127.0.0.1:{_free_port()}/orders"
+            await services.browser.goto(unreachable)
+            assert "connection refused" in window.message_bar.label.text()
+            assert window.url_bar.url_edit.text() == unreachable  # not chrome-error://chromewebdata/
+        finally:
+            window.close()
+            await services.shutdown()
+
+    qloop.run_until_complete(scenario())
