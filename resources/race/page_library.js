@@ -431,7 +431,8 @@
     if (nav) list.push(nav);
     if (all) list.push(view);
     const input = inputState(el, ref, now);
-    if (input && (all || input.disabled)) list.push(input);
+    // Disabled stops every action; readonly only stops typing (the engine keeps what matters to each action).
+    if (input && (all || input.disabled || input.readOnly)) list.push(input);
     const aria = ariaState(el, ref, now);
     if (aria) list.push(aria);
     const pointer = pointerEvents(el, ref, now);
@@ -495,6 +496,17 @@
       .filter((entry) => entry.text);
   }
 
+  // Input types whose value is typed (Playwright's fill refuses the others, e.g. checkbox, file, button).
+  const TYPED_INPUTS = new Set(['text', 'search', 'email', 'tel', 'url', 'password', 'number', 'date', 'time',
+    'datetime-local', 'month', 'week']);
+
+  // null when the element takes typed text, else how to name it in a sentence ('a <button>').
+  function notTextEntry(el) {
+    if (el.isContentEditable || el.tagName === 'TEXTAREA') return null;
+    if (el.tagName === 'INPUT') return TYPED_INPUTS.has(el.type) ? null : 'an <input type=' + el.type + '>';
+    return 'a <' + el.tagName.toLowerCase() + '>';
+  }
+
   function withEl(ref, fn) {
     const found = resolve(ref);
     if (found.unknown) return { status: 'unknown' };
@@ -533,6 +545,7 @@
       if (!point) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       return clickPoint(el);
     }),
+    notTextEntry: (ref) => withEl(ref, notTextEntry),
     focus: (ref) => withEl(ref, (el) => { el.focus(); return document.activeElement === el || el.contains(document.activeElement); }),
     selectOption: (ref, wanted) => withEl(ref, (el) => {
       if (el.tagName !== 'SELECT') return { error: 'not a <select> element' };

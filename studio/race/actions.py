@@ -34,7 +34,23 @@ RELEVANT: dict[str, set[str]] = {
     "press": {"attachment", "aria_state"},
 }
 
+TEXT_ENTRY = {"fill", "type", "select"}
+
 BeforeAct = Callable[[], Awaitable[None]]
+
+
+def stands_in_the_way(action: str, fact: Observation) -> bool:
+    """Whether a fact blocks this action: a disabled control blocks all of them, a readonly one only typing."""
+    if fact.type not in RELEVANT[action]:
+        return False
+    if fact.type == "input_state":
+        return fact.disabled or (fact.readOnly and action in TEXT_ENTRY)
+    return True
+
+
+def relevant(action: str, observations: list[Observation]) -> list[Observation]:
+    """The facts that stand between `action` and its success."""
+    return [item for item in observations if stands_in_the_way(action, item)]
 
 
 def fingerprint(observations: list[Observation]) -> tuple:
@@ -102,8 +118,7 @@ class ActionRunner:
             # Off screen: bring it into view first (Playwright scrolls before acting too), then look again.
             await self.race.world.with_ref("scrollIntoView", ref, during=f"scrolling {ref} into view")
             observations, point = await self.race.observe_for_action(ref)
-        relevant = RELEVANT[action]
-        return [item for item in observations if item.type in relevant], point
+        return relevant(action, observations), point
 
     async def _wait_until_clear(self, action: str, ref: str, observations, point):
         deadline = time.monotonic() + self.timeout_ms / 1000
@@ -119,6 +134,8 @@ class ActionRunner:
         return result["value"]
 
     async def _act(self, action, ref, point, value, key, before_act) -> ActionOutcome:
+        if action in ("fill", "type"):
+            await self._require_text_entry(action, ref)
         if before_act is not None:
             await before_act()
         page = self.race.page
@@ -152,6 +169,14 @@ class ActionRunner:
                 raise context_closed() from error
             raise RaceError("not_actionable", f"The {action} on {ref} failed: {str(error).splitlines()[0]}") from error
         return ActionOutcome(action=action, acted=True, ref=ref, timestamp=_now())
+
+    async def _require_text_entry(self, action: str, ref: str) -> None:
+        # Focus alone proves nothing: a <button> takes focus, then swallows the keys and the fill "succeeds".
+        what = (await self.race.world.with_ref("notTextEntry", ref))["value"]
+        if what:
+            raise RaceError("not_actionable", (
+                f"{ref} is {what}, which does not take keyboard input: {action} needs an <input>, <textarea> or "
+                "contenteditable element. Use the ref of a text field from the snapshot (a textbox), or click instead."))
 
     async def _focus(self, ref: str, x: float, y: float) -> None:
         result = await self.race.world.with_ref("focus", ref)

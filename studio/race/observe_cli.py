@@ -18,7 +18,7 @@ from studio.browser.discovery import BrowserNotFound, find_browser, launch_args
 from studio.browser.errors import describe_navigation_failure, first_line
 from studio.browser.urls import normalize_url
 from studio.models.race import ActionName, ElementInfo, Observation
-from studio.race.actions import RELEVANT
+from studio.race.actions import relevant
 from studio.race.errors import RaceError
 from studio.race.page import RacePage
 
@@ -66,7 +66,7 @@ async def observe_url(url: str, selector: str, action: ActionName | None = None,
                 observations = await race.observe(element.ref)
             else:
                 found, _point = await race.observe_for_action(element.ref)
-                observations = [item for item in found if item.type in RELEVANT[action]]
+                observations = relevant(action, found)
             return ObservedElement(page.url, selector, matches, element, observations)
         finally:
             await browser.close()

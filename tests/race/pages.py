@@ -41,3 +41,14 @@ ANIMATED = """
 TWINS_WITHOUT_SCOPE = """
 <button>Delete</button><button>Delete</button><button>Delete</button>
 """
+
+FIELDS = """
+<label>Reference <input readonly value="fixed" data-testid="reference"></label>
+<label>Code <input disabled data-testid="code"></label>
+<div aria-busy="true" data-testid="busy-form"><label>Amount <input data-testid="amount"></label></div>
+<button data-testid="save" onclick="window.saved = (window.saved || 0) + 1">Save</button>
+<div style="position:relative;width:200px">
+  <button data-testid="covered" onmouseover="window.hovered = true">Details</button>
+  <div data-testid="veil" style="position:absolute;inset:0;background:rgba(0,0,0,.3)"></div>
+</div>
+"""

@@ -9,6 +9,7 @@ from playwright.async_api import expect
 
 from studio.race.actions import ActionRunner
 from studio.race.errors import RaceError
+from tests.race import pages
 from tests.race.conftest import ref_after, ref_of
 
 pytestmark = pytest.mark.browser
@@ -92,6 +93,45 @@ async def test_fill_type_press_select_check_and_hover(race, runner, page, demo):
     with pytest.raises(RaceError) as not_text:
         await runner.run("fill", ref_of(text, "heading1"), value="x")
     assert not_text.value.kind == "not_actionable" and "keyboard input" in not_text.value.message
+
+
+async def test_typing_into_a_readonly_field_reports_it_and_types_nothing(race, runner, page):
+    await page.set_content(pages.FIELDS)
+    reference = ref_of((await race.snapshot()).text, "#reference")
+    outcome = await runner.run("fill", reference, value="changed")
+    assert outcome.to_seed_json()["filled"] is False
+    (fact,) = outcome.observations
+    assert (fact.type, fact.readOnly, fact.disabled, fact.value) == ("input_state", True, False, "fixed")
+    assert await page.get_by_test_id("reference").input_value() == "fixed"
+    assert not (await runner.run("type", reference, value="x")).acted
+    # Readonly stops typing only: clicking or hovering the field is fine.
+    assert (await runner.run("click", reference)).acted
+    assert (await runner.run("hover", reference)).acted
+
+
+async def test_fill_on_a_button_is_an_error_not_a_success(race, runner, page):
+    await page.set_content(pages.FIELDS)
+    save = ref_of((await race.snapshot()).text, "#save")
+    for action in ("fill", "type"):
+        with pytest.raises(RaceError) as raised:
+            await runner.run(action, save, value="hello")
+        assert raised.value.kind == "not_actionable"
+        assert raised.value.message.startswith(f"{save} is a <button>, which does not take keyboard input")
+    assert await page.evaluate("window.saved") is None  # no key reached the button
+
+
+async def test_disabled_busy_and_covered_targets_block_typing_and_hovering(race, runner, page):
+    await page.set_content(pages.FIELDS)
+    text = (await race.snapshot()).text
+    disabled = await runner.run("fill", ref_of(text, "#code"), value="1234")
+    assert not disabled.acted and [(o.type, o.disabled) for o in disabled.observations] == [("input_state", True)]
+    busy = await runner.run("fill", ref_of(text, "#amount"), value="10")
+    assert not busy.acted and [(o.type, o.ariaBusy, o.setBy) for o in busy.observations] == [
+        ("aria_state", True, ref_of(text, "#busy-form"))]
+    assert await page.get_by_test_id("amount").input_value() == ""
+    hover = await runner.run("hover", ref_of(text, "#covered"))
+    assert not hover.acted and [(o.type, o.elementAtPoint.testId) for o in hover.observations] == [("coverage", "veil")]
+    assert await page.evaluate("window.hovered") is None
 
 
 async def test_bad_input_gives_typed_errors(race, runner, page, demo):
