@@ -331,8 +331,9 @@
     return properties.length === 0 || properties.some((name) => GEOMETRY.test(name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())));
   }
 
-  function animations(el, now, geometryOnly) {
-    // The element's own animations, and those of ancestors that move or fade it (one observation each).
+  function animations(el, ref, now, geometryOnly) {
+    // The element's own animations, and those of ancestors that move or fade it: one observation per animated
+    // element, each under the acted element's ref, with animatedElement naming the one that runs them.
     const found = [];
     for (let node = el; node && node.tagName !== 'HTML'; node = parentOf(node)) {
       const running = node.getAnimations ? node.getAnimations().filter((a) => (a.playState === 'running' || a.playState === 'pending')
@@ -340,15 +341,17 @@
       if (!running.length) continue;
       const style = getComputedStyle(node);
       found.push({
-        type: 'animation', ref: refOf(node), observedAt: now,
+        type: 'animation', ref, observedAt: now,
         animations: running.map((a) => ({
-          playState: a.playState, animationName: a.animationName || a.transitionProperty || null, id: a.id || null,
+          // A CSS transition has no name (the seed's `a.animationName || null`); transitionProperty says what moves.
+          playState: a.playState, animationName: a.animationName || null, id: a.id || null,
           startTime: a.startTime === null ? null : Number(a.startTime), currentTime: a.currentTime === null ? null : Number(a.currentTime),
         })),
         computedStyle: {
           transition: style.transition, transitionProperty: style.transitionProperty, transitionDuration: style.transitionDuration,
           animation: style.animation, animationName: style.animationName, animationDuration: style.animationDuration,
         },
+        animatedElement: { ref: refOf(node), tag: node.tagName.toLowerCase(), testId: testIdOf(node) },
       });
     }
     return found;
@@ -426,7 +429,7 @@
     const view = viewport(el, ref, now);
     const cover = coverage(el, ref, now);
     if (cover && (all || !cover.isTargetOrDescendant)) list.push(cover);
-    for (const animation of animations(el, now, !all)) list.push(animation);
+    for (const animation of animations(el, ref, now, !all)) list.push(animation);
     const nav = navigation(el, ref, now);
     if (nav) list.push(nav);
     if (all) list.push(view);

@@ -93,14 +93,24 @@ def _cover_name(cover: ElementAtPoint) -> str:
 
 
 def _animation(step: RecordedStep, target: Subject, name: str) -> list[Statement]:
-    running = [a for obs in step.observations if isinstance(obs, AnimationObservation)
+    running = [(obs, a) for obs in step.observations if isinstance(obs, AnimationObservation)
                for a in obs.animations if a.playState == "running"]
     if not running or target.locator is None:
         return []
-    labels = list(dict.fromkeys(a.animationName or a.id or "a transition" for a in running))
+    labels = list(dict.fromkeys(obs.label(a) for obs, a in running))
+    # The card fading in around a button: say so, or the comment would claim the button itself animated.
+    holders = list(dict.fromkeys(_holder(obs) for obs, _ in running if obs.moved_by_ancestor()))
+    carried = f" with {' and '.join(holders)}" if holders else ""
     return [ExpectState(subject=target, state="visible", why=(
-        f"{sentence_start(name)} was still animating ({', '.join(labels)}) when it was recorded "
+        f"{sentence_start(name)} was still animating{carried} ({', '.join(labels)}) when it was recorded "
         "(animation observation); wait until it is visible."))]
+
+
+def _holder(obs: AnimationObservation) -> str:
+    moving = obs.animatedElement
+    if moving is None:
+        return "an enclosing element"
+    return f"its enclosing <{moving.tag}>" + (f" {moving.testId}" if moving.testId else "")
 
 
 def _detachment(step: RecordedStep, name: str) -> list[Statement]:

@@ -37,7 +37,8 @@ were read from: after a navigation or a re-render, take a new snapshot.
 they do not act and answer {"clicked": false, "observations": [...]}: raw facts such as another element covering \
 the click point, a running animation, a detached element, a link that will navigate, a busy or disabled state. \
 Interpret them and put the right wait into the test you write (e.g. covered by testId "loading-scrim" => expect \
-the scrim to be hidden before clicking).
+the scrim to be hidden before clicking). Every fact's ref is the element acted on; an animation fact's \
+animatedElement names the element running it (the target itself, or an ancestor such as a card fading in).
 - To go ahead after reading the facts, call the same tool on the same ref again: the facts count as acknowledged, \
 the action waits (up to 5 s) for transient conditions like overlays, animations and busy regions to clear, then \
 acts. A link's navigation fact is reported once; the repeated click follows the link. A detached element never \

@@ -73,17 +73,19 @@ class CoverageObservation(_Fact):
 
 
 class RunningAnimation(_Fact):
-    """One CSS animation, transition or Web Animation on the element."""
+    """One CSS animation, transition or Web Animation on the animated element."""
 
     playState: str
-    animationName: str | None = None
+    animationName: str | None = Field(default=None, description=(
+        "The CSS animation's name; null for CSS transitions and script animations (computedStyle.transitionProperty "
+        "names the properties that transition)."))
     id: str | None = None
     startTime: float | None = None
     currentTime: float | None = None
 
 
 class AnimationStyle(_Fact):
-    """The element's computed animation and transition style."""
+    """The animated element's computed animation and transition style."""
 
     transition: str
     transitionProperty: str
@@ -93,14 +95,37 @@ class AnimationStyle(_Fact):
     animationDuration: str
 
 
+class AnimatedElement(_Fact):
+    """The element that runs the animations of an animation observation: the target itself or an ancestor."""
+
+    ref: str
+    tag: str
+    testId: str | None = None
+
+
 class AnimationObservation(_Fact):
-    """The element is animating, so it may not be where it will be a moment later."""
+    """The element, or an ancestor that moves or fades it (one observation each), is animating: it may still move."""
 
     type: Literal["animation"] = "animation"
     ref: str
     observedAt: float
     animations: list[RunningAnimation]
-    computedStyle: AnimationStyle
+    computedStyle: AnimationStyle = Field(description="The animated element's style (the seed's, for its own).")
+    animatedElement: AnimatedElement | None = Field(default=None, description=(
+        "Added to the seed: the element running these animations. Its ref equals `ref` (always the element acted "
+        "on) for the element's own; an ancestor's, e.g. a product card fading in around its button, otherwise. "
+        "Null only in steps recorded before the field existed."))
+
+    def label(self, animation: RunningAnimation) -> str:
+        """An animation's name or id; for a CSS transition (nameless) the properties that transition."""
+        if animation.animationName or animation.id:
+            return animation.animationName or animation.id or ""
+        properties = self.computedStyle.transitionProperty
+        return f"a transition of {properties}" if properties not in ("", "all", "none") else "a transition"
+
+    def moved_by_ancestor(self) -> bool:
+        """Whether the animations run on an ancestor of the element rather than on the element itself."""
+        return self.animatedElement is not None and self.animatedElement.ref != self.ref
 
 
 class NavigationElement(_Fact):

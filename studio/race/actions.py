@@ -53,15 +53,18 @@ def relevant(action: str, observations: list[Observation]) -> list[Observation]:
     return [item for item in observations if stands_in_the_way(action, item)]
 
 
+def fact_key(item: Observation) -> tuple:
+    """What makes two facts the same fact: kind, target and the element involved (not timestamps or progress)."""
+    if item.type == "coverage":
+        return (item.type, item.ref, item.elementAtPoint.ref)
+    if item.type == "animation" and item.animatedElement is not None:
+        return (item.type, item.ref, item.animatedElement.ref)
+    return (item.type, item.ref)
+
+
 def fingerprint(observations: list[Observation]) -> tuple:
     """What makes two reports 'the same facts' (timestamps and animation progress do not)."""
-    keys = []
-    for item in observations:
-        if item.type == "coverage":
-            keys.append((item.type, item.ref, item.elementAtPoint.ref))
-        else:
-            keys.append((item.type, item.ref))
-    return tuple(sorted(keys))
+    return tuple(sorted(fact_key(item) for item in observations))
 
 
 def _blocking(observations: list[Observation]) -> list[Observation]:

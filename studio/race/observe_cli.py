@@ -95,11 +95,14 @@ def fact_line(item: Observation) -> str:
             return (f"coverage: covered by {describe_element(top.tag, top.ref, top.testId, top.id, top.className)} "
                     f"z-index {top.zIndex}, opacity {top.opacity}, display {top.display} {at}")
         case "animation":
-            running = ", ".join(f"{a.animationName or a.id or 'transition'} {a.playState}"
+            running = ", ".join(f"{item.label(a)} {a.playState}"
                                 f"{f' ({a.currentTime:.0f} ms in)' if a.currentTime is not None else ''}"
                                 for a in item.animations) or "none running"
             style = item.computedStyle
-            return f"animation: {running}; style animation {style.animation!r}, transition {style.transition!r}"
+            moving = item.animatedElement
+            on = (f" on ancestor {describe_element(moving.tag, moving.ref, moving.testId)}"
+                  if moving is not None and item.moved_by_ancestor() else "")
+            return f"animation{on}: {running}; style animation {style.animation!r}, transition {style.transition!r}"
         case "navigation":
             link = item.linkAncestor
             where = "is a link" if link.isTarget else f"is inside link {describe_element(link.tag, link.ref)}"

@@ -16,7 +16,7 @@ from playwright.async_api import Request
 from studio.models.locator import LocatorSpec
 from studio.models.race import ActionName, ActionOutcome, Observation
 from studio.models.recording import RecordedStep, RequestRecord, StepAction, StepOutcome
-from studio.race.actions import ActionRunner
+from studio.race.actions import ActionRunner, fact_key
 from studio.race.errors import RaceError
 from studio.race.locators import synthesize
 from studio.race.page import RacePage
@@ -33,7 +33,7 @@ def related_refs(observations: list[Observation]) -> set[str]:
         if item.type == "coverage" and not item.isTargetOrDescendant:
             refs.add(item.elementAtPoint.ref)
         elif item.type == "animation":
-            refs.add(item.ref)
+            refs.add(item.animatedElement.ref if item.animatedElement else item.ref)
         elif item.type == "aria_state" and item.setBy:
             refs.add(item.setBy)
     return refs
@@ -158,8 +158,8 @@ class StepRecorder:
         if key is None or not observations:
             return
         seen = self._seen.setdefault(key, [])
-        known = {(o.type, o.ref) for o in seen}
-        seen.extend(o for o in observations if (o.type, o.ref) not in known)
+        known = {fact_key(o) for o in seen}
+        seen.extend(o for o in observations if fact_key(o) not in known)
         related = self._related.setdefault(key, {})
         for other in related_refs(observations) - set(related):
             try:

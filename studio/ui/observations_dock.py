@@ -77,10 +77,13 @@ def fact_sentence(fact: Observation) -> str:
             name = element_label(hit.tag, hit.testId, hit.id, hit.className)
             return f"Covered: {name} (z-index {hit.zIndex}, opacity {hit.opacity}) is at the click point {where}"
         case "animation":
-            runs = [f"{a.animationName or a.id or 'a transition'} ({a.playState}"
+            runs = [f"{fact.label(a)} ({a.playState}"
                     + (f", {a.currentTime:.0f} ms in)" if a.currentTime is not None else ")") for a in fact.animations]
             what = ", ".join(runs) or fact.computedStyle.animation or fact.computedStyle.transition
-            return f"Animating: {fact.ref} runs {what}"
+            moving = fact.animatedElement
+            if moving is None or not fact.moved_by_ancestor():
+                return f"Animating: {fact.ref} runs {what}"
+            return f"Animating: its ancestor {element_label(moving.tag, moving.testId)} {moving.ref} runs {what}"
         case "navigation":
             link = fact.linkAncestor
             text = f"Link to {link.href or '(no href)'}"
@@ -121,8 +124,9 @@ def highlight_requests(entry: RaceEntry) -> tuple[list[tuple[str, QColor, str]],
             hit = fact.elementAtPoint
             refs.setdefault(hit.ref, (BLOCKER, f"at the click point: {element_label(hit.tag, hit.testId, hit.id)}"))
             points.append(Highlight(Rect(x=fact.elementCenter.x, y=fact.elementCenter.y, width=0, height=0), BLOCKER))
-        elif fact.type == "animation" and fact.ref != entry.ref:
-            refs.setdefault(fact.ref, (MOVING, f"animating {fact.ref}"))
+        elif fact.type == "animation" and fact.animatedElement and fact.moved_by_ancestor():
+            moving = fact.animatedElement
+            refs.setdefault(moving.ref, (MOVING, f"animating: {element_label(moving.tag, moving.testId)}"))
         elif fact.type == "navigation" and not fact.linkAncestor.isTarget:
             refs.setdefault(fact.linkAncestor.ref, (LINK, f"link {fact.linkAncestor.ref}"))
     return [(ref, color, label) for ref, (color, label) in refs.items()], points

@@ -96,6 +96,17 @@ def test_a_running_animation_waits_for_visibility_once_and_a_finished_one_not_at
     assert kinds(statements_of(click(observations=[animation("finished")]))) == ["declare", "act"]
 
 
+def test_a_card_fading_in_around_the_button_is_named_in_the_wait_and_a_transition_by_its_properties():
+    fade_style = {**STYLE, "transition": "opacity 0.3s", "transitionProperty": "opacity", "animation": "none",
+                  "animationName": "none"}
+    card = AnimationObservation(ref="e42", observedAt=1.0, computedStyle=fade_style,
+                                animatedElement={"ref": "e35", "tag": "article", "testId": "product-card"},
+                                animations=[{"playState": "running", "animationName": None, "currentTime": 50.0}])
+    running = statements_of(click(observations=[card]))
+    assert kinds(running) == ["declare", "expect_state", "act"]
+    assert "still animating with its enclosing <article> product-card (a transition of opacity)" in running[1].why
+
+
 def test_a_detached_target_gets_a_comment_that_the_locator_re_queries():
     detached = AttachmentObservation(ref="e42", observedAt=1.0, isConnected=False)
     statements = statements_of(click(observations=[detached]))

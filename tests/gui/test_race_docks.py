@@ -14,11 +14,14 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
 from studio.app.studio_app import StudioServices
+from studio.app.race_entries import RaceEntry
 from studio.models.locator import LocatorSpec, LocatorStep
+from studio.models.race import AnimationObservation
 from studio.models.recording import RecordedStep
 from studio.settings import StudioSettings
 from studio.ui.code_view import CodeView
 from studio.ui.main_window import StudioWindow
+from studio.ui.observations_dock import fact_sentence, highlight_requests
 from studio.ui.synthetic_input import mouse_click, mouse_move
 from tests.race.conftest import ref_after
 
@@ -212,6 +215,21 @@ def test_steps_dock_lists_deletes_the_last_step_and_undoes(qapp, qloop, tmp_path
     finally:
         window.close()
         qloop.run_until_complete(services.shutdown())
+
+
+def test_an_ancestors_animation_is_told_and_drawn_as_the_ancestors():
+    style = {"transition": "opacity 0.3s", "transitionProperty": "opacity", "transitionDuration": "0.3s",
+             "animation": "none", "animationName": "none", "animationDuration": "0s"}
+    fade = AnimationObservation(ref="e42", observedAt=1.0, computedStyle=style,
+                                animatedElement={"ref": "e35", "tag": "article", "testId": "product-card"},
+                                animations=[{"playState": "running", "currentTime": 120.0}])
+    assert fact_sentence(fade) == ("Animating: its ancestor article [data-testid=product-card] e35 runs "
+                                   "a transition of opacity (running, 120 ms in)")
+    own = fade.model_copy(update={"animatedElement": fade.animatedElement.model_copy(update={"ref": "e42"})})
+    assert fact_sentence(own) == "Animating: e42 runs a transition of opacity (running, 120 ms in)"
+    refs, _points = highlight_requests(RaceEntry(at=0.0, action="click", ref="e42", observations=[fade]))
+    assert [(ref, label) for ref, _color, label in refs] == [
+        ("e42", "target e42"), ("e35", "animating: article [data-testid=product-card]")]
 
 
 def test_code_view_highlights_keywords_strings_and_comments(qapp):

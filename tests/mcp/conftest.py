@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -126,3 +127,45 @@ async def mcp(tmp_path_factory):
     server = await McpServer(log_path=tmp_path_factory.mktemp("mcp") / "server.log").start()
     yield server
     await server.stop()
+
+
+class StaticPages:
+    """Small HTML pages served on a free loopback port, for facts the demo app has no page for."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, str] = {}
+        self.base_url = ""
+        self._runner: web.AppRunner | None = None
+
+    def url(self, path: str, html: str) -> str:
+        """Serve `html` at `path` and return its URL."""
+        self.pages[path] = html
+        return self.base_url + path
+
+    async def _page(self, request: web.Request) -> web.Response:
+        html = self.pages.get(request.path)
+        if html is None:
+            return web.Response(status=404, text="not found")
+        return web.Response(text=html, content_type="text/html")
+
+    async def start(self) -> StaticPages:
+        app = web.Application()
+        app.router.add_get("/{tail:.*}", self._page)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://127.0.0.1:{port}"
+        return self
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+
+@pytest.fixture(scope="module")
+async def static_pages():
+    pages = await StaticPages().start()
+    yield pages
+    await pages.stop()

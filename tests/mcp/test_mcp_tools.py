@@ -9,6 +9,7 @@ import signal
 import pytest
 
 from tests.mcp.conftest import closed_port, descendants
+from tests.race import pages
 from tests.race.conftest import ref_after, ref_of
 
 pytestmark = pytest.mark.browser
@@ -109,6 +110,26 @@ async def test_structure_around_a_button_ancestors_siblings_descendants_and_fact
     assert {"attachment", "viewport", "input_state"} <= kinds
     assert next(f for f in facts if f["type"] == "attachment")["isConnected"] is True
     assert next(f for f in facts if f["type"] == "input_state")["disabled"] is False
+
+
+async def test_animation_facts_name_the_target_and_the_ancestor_that_animates(mcp, static_pages):
+    url = static_pages.url("/animated", pages.ANIMATED)
+    await mcp.call("browser_navigate", url=url, browserContext="default")
+    text = await snapshot_text(mcp)
+    moving = ref_of(text, '"Moving"')
+    facts = await mcp.call("observe_element_state", ref=moving, browserContext="default")
+    (card,) = [fact for fact in facts if fact["type"] == "animation"]
+    assert card["ref"] == moving
+    assert card["animatedElement"] == {"ref": ref_of(text, "#card"), "tag": "div", "testId": "card"}
+    assert card["animations"][0]["animationName"] == "spin"
+
+    fading = ref_of(text, '"Fading"')
+    assert (await mcp.call("browser_click", ref=fading, browserContext="default"))["clicked"] is True
+    facts = await mcp.call("observe_element_state", ref=fading, browserContext="default")
+    (transition,) = [fact for fact in facts if fact["type"] == "animation"]
+    assert transition["animations"][0]["animationName"] is None  # a transition has no name; the style says what
+    assert transition["computedStyle"]["transitionProperty"] == "opacity, color"
+    assert transition["animatedElement"]["ref"] == fading
 
 
 async def test_with_preflight_disabled_the_click_executes_at_once(mcp, demo):

@@ -36,6 +36,8 @@ ANIMATED = """
 </style>
 <div class="spinning" data-testid="card"><button>Moving</button></div>
 <button>Still</button>
+<button class="spinning" style="margin:40px">Spinning itself</button>
+<button style="transition: opacity 30s linear, color 1s" onclick="this.style.opacity = 0.5">Fading</button>
 """
 
 TWINS_WITHOUT_SCOPE = """

@@ -62,9 +62,27 @@ async def test_running_animations_on_the_element_and_its_ancestors(race, page):
     animations = [item for item in await race.observe(moving) if item.type == "animation"]
     assert len(animations) == 1
     card = animations[0]
-    assert card.ref == ref_of(text, "#card") and card.animations[0].animationName == "spin"
+    # The seed's ref is the element acted on; the ancestor that runs the animation is named beside it.
+    assert card.ref == moving and card.moved_by_ancestor()
+    assert card.animatedElement.model_dump() == {"ref": ref_of(text, "#card"), "tag": "div", "testId": "card"}
+    assert card.animations[0].animationName == "spin"
     assert card.animations[0].playState == "running" and card.computedStyle.animationDuration == "2s"
     assert not [item for item in await race.observe(still) if item.type == "animation"]
+
+    spinning = ref_of(text, '"Spinning itself"')
+    (own,) = [item for item in await race.observe(spinning) if item.type == "animation"]
+    assert own.ref == spinning and own.animatedElement.ref == spinning and not own.moved_by_ancestor()
+
+
+async def test_a_transition_has_no_animation_name_and_its_style_says_what_moves(race, page):
+    await page.set_content(pages.ANIMATED)
+    fading = ref_of((await race.snapshot()).text, '"Fading"')
+    await page.get_by_role("button", name="Fading").click()
+    (fact,) = [item for item in await race.observe(fading) if item.type == "animation"]
+    assert [(a.animationName, a.playState) for a in fact.animations] == [(None, "running")]
+    assert fact.computedStyle.transitionProperty == "opacity, color"
+    assert fact.model_dump(mode="json")["animations"][0]["animationName"] is None  # kept as null in the JSON
+    assert fact.label(fact.animations[0]) == "a transition of opacity, color"
 
 
 async def test_links_form_states_aria_and_pointer_events(race, page):
