@@ -298,8 +298,8 @@
 
   // -- observations ----------------------------------------------------------------------------
   function coverage(el, ref, now) {
-    const box = topRect(el);
-    const center = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    // elementCenter is the click point: the centre of the element's part inside the viewport, where the hit test
+    // is made (the box centre when the element is wholly in view).
     const point = clickPoint(el);
     if (!point) return null;
     const hit = hitTarget(point.x, point.y);
@@ -307,7 +307,7 @@
     const style = getComputedStyle(hit);
     const className = typeof hit.className === 'string' ? hit.className : (hit.getAttribute('class') || '');
     return {
-      type: 'coverage', ref, observedAt: now, elementCenter: center,
+      type: 'coverage', ref, observedAt: now, elementCenter: point,
       elementAtPoint: {
         ref: refOf(hit), tag: hit.tagName.toLowerCase(), testId: testIdOf(hit), id: hit.id || null,
         className: className || null, zIndex: style.zIndex, opacity: style.opacity, display: style.display,

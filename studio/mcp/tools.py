@@ -69,7 +69,8 @@ def action_reply(outcome: ActionOutcome, flag: str) -> dict[str, Any]:
 
 
 def elements(items: list[ElementInfo]) -> list[dict[str, Any]]:
-    return [item.model_dump(mode="json", exclude_none=True) for item in items]
+    """Every item with the same keys, nulls included, as observations are: an agent can read a field blindly."""
+    return [item.model_dump(mode="json") for item in items]
 
 
 class BrowserTools:
@@ -133,14 +134,14 @@ class BrowserTools:
 
     async def get_ancestors(self, ref: Ref, browserContext: ContextName) -> CallToolResult:
         """The element's ancestors from its parent up to <body> (crossing shadow roots and frames), as a list of
-        {ref, tag, role, name, testId, id, classes, childCount}. Use it to find a container (e.g. a product card
-        with a testId) to scope a locator."""
+        {ref, tag, role, name, testId, id, classes, childCount, depth} (null when absent). Use it to find a
+        container (e.g. a product card with a testId) to scope a locator."""
         return await self._with_page("get_ancestors", browserContext,
                                      lambda entry: _list(entry.race.ancestors(ref)))
 
     async def get_siblings(self, ref: Ref, browserContext: ContextName) -> CallToolResult:
         """The other children of the element's parent, as a list of {ref, tag, role, name, testId, id, classes,
-        childCount}. Use it on a container to see how many look-alikes there are."""
+        childCount, depth} (null when absent). Use it on a container to see how many look-alikes there are."""
         return await self._with_page("get_siblings", browserContext,
                                      lambda entry: _list(entry.race.siblings(ref)))
 
@@ -148,7 +149,7 @@ class BrowserTools:
                               maxDepth: Annotated[int, Field(description="Levels below the element (default 3)")] = 3,
                               ) -> CallToolResult:
         """Elements inside the element, up to maxDepth levels down (at most 200), as a list of {ref, tag, role,
-        name, testId, id, classes, childCount, depth}."""
+        name, testId, id, classes, childCount, depth} (null when absent)."""
 
         async def descendants(entry: NamedContext) -> list[dict[str, Any]]:
             if maxDepth < 1:

@@ -66,7 +66,9 @@ class CoverageObservation(_Fact):
     type: Literal["coverage"] = "coverage"
     ref: str
     observedAt: float
-    elementCenter: Point
+    elementCenter: Point = Field(description=(
+        "The click point, where elementAtPoint was hit-tested: the centre of the element's part inside the viewport "
+        "(its box centre when wholly in view)."))
     elementAtPoint: ElementAtPoint
     targetElement: TargetElement
     isTargetOrDescendant: bool

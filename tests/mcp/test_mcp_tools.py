@@ -94,16 +94,20 @@ async def test_structure_around_a_button_ancestors_siblings_descendants_and_fact
     card = ancestors[0]
     assert card["tag"] == "article" and card["testId"] == "product-card" and card["childCount"] >= 2
     assert ancestors[-1]["tag"] == "body"
-    assert all(None not in item.values() for item in ancestors)  # nulls are left out
+    keys = {"ref", "tag", "role", "name", "testId", "id", "classes", "childCount", "depth"}
+    assert all(set(item) == keys for item in ancestors)  # the same keys every time, nulls kept
+    assert card["id"] is None and card["depth"] is None
 
     siblings = await mcp.call("get_siblings", ref=card["ref"], browserContext="default")
     assert len(siblings) == 11 and {item["testId"] for item in siblings} == {"product-card"}
+    assert all(set(item) == keys for item in siblings)
     assert card["ref"] not in {item["ref"] for item in siblings}
 
     inside = await mcp.call("get_descendants", ref=card["ref"], browserContext="default", maxDepth=1)
     assert {"ref": button, "tag": "button", "role": "button", "name": "Add to Cart", "testId": "add-to-cart",
-            "classes": ["btn", "btn-primary"], "childCount": 0, "depth": 1} in inside
-    assert any(item.get("role") == "heading" and item.get("name") == "AirPods Pro (2nd gen)" for item in inside)
+            "id": None, "classes": ["btn", "btn-primary"], "childCount": 0, "depth": 1} in inside
+    assert all(set(item) == keys for item in inside)
+    assert any(item["role"] == "heading" and item["name"] == "AirPods Pro (2nd gen)" for item in inside)
 
     facts = await mcp.call("observe_element_state", ref=button, browserContext="default")
     kinds = {fact["type"] for fact in facts}

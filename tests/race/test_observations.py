@@ -39,6 +39,17 @@ async def test_an_uncovered_element_reports_itself_at_its_point(race, page):
     assert blocking == [] and point is not None  # nothing stands in the way of a click
 
 
+async def test_a_partly_off_screen_element_reports_the_point_it_was_hit_tested_at(race, page):
+    # Half the button is left of the viewport: the click point is the centre of the visible half, and a strip
+    # over that point (not over the whole box's centre, at x=0) is what receives the click.
+    await page.set_content(
+        "<button style='position:absolute;left:-60px;top:100px;width:120px;height:40px'>Half</button>"
+        "<div data-testid='strip' style='position:absolute;left:20px;top:90px;width:20px;height:60px'></div>")
+    cover = by_type(await race.observe(ref_of((await race.snapshot()).text, '"Half"')))["coverage"]
+    assert (cover.elementCenter.x, cover.elementCenter.y) == (30, 120)
+    assert not cover.isTargetOrDescendant and cover.elementAtPoint.testId == "strip"
+
+
 async def test_hit_testing_follows_shadow_roots_and_frames(race, page):
     await page.set_content(pages.SHADOW_AND_FRAME)
     await page.frame_locator("#frame").get_by_role("button", name="Pay").wait_for()
