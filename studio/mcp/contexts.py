@@ -23,6 +23,7 @@ from studio.models.race import ActionName, ActionOutcome
 from studio.race.actions import ActionRunner
 from studio.race.errors import RaceError, context_closed
 from studio.race.page import RacePage
+from studio.race.world import PAGE_TIMEOUT_S
 from studio.race.recorder import StepRecorder
 
 log = logging.getLogger(__name__)
@@ -94,9 +95,11 @@ class NamedContext:
 class ContextCollection:
     """All named contexts of one MCP connection, in one lazily launched Chromium."""
 
-    def __init__(self, headless: bool = True, recording: ProjectRecording | None = None) -> None:
+    def __init__(self, headless: bool = True, recording: ProjectRecording | None = None,
+                 page_timeout_s: float = PAGE_TIMEOUT_S) -> None:
         self.headless = headless
         self.recording = recording
+        self.page_timeout_s = page_timeout_s  # how long a check may wait for the page to answer
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._browser_info: BrowserInfo | None = None
@@ -135,7 +138,7 @@ class ContextCollection:
         page = await context.new_page()
         # Refs keep counting across a replaced page, so a ref of the page that closed never names a new element.
         race = RacePage(page, preflight=self._preflight.get(name, True),
-                        first_ref=entry.race.world.next_ref if entry else 1)
+                        first_ref=entry.race.world.next_ref if entry else 1, timeout_s=self.page_timeout_s)
         runner = ActionRunner(race)
         fresh = NamedContext(name=name, browser=browser, context=context, page=page, race=race, runner=runner)
         if not reuse:
@@ -153,6 +156,19 @@ class ContextCollection:
         if entry is not None:
             entry.race.preflight = enabled
         return enabled
+
+    async def close_stuck_page(self, name: str) -> bool:
+        """Close a context's page that stopped answering (the next navigation opens a new one); False if none."""
+        entry = self._contexts.get(check_name(name))
+        if entry is None or entry.page.is_closed():
+            return False
+        try:
+            # Closing is the browser's business, not the stuck renderer's: it works even mid busy loop.
+            await asyncio.wait_for(entry.page.close(), self.page_timeout_s)
+        except (PlaywrightError, TimeoutError) as error:
+            log.warning("Closing the stuck page of %r failed: %s", name, first_line(error))
+            return False
+        return True
 
     async def close(self) -> None:
         """Close every context and the browser, and finish the recording; idempotent."""

@@ -7,6 +7,7 @@ is an answer too — {"error": {"type", "message"}} with isError set — never a
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import logging
@@ -44,11 +45,15 @@ the action waits (up to 5 s) for transient conditions like overlays, animations 
 acts. A link's navigation fact is reported once; the repeated click follows the link. A detached element never \
 comes back: take a new snapshot and use the new ref.
 - observe_element_state reports all facts without acting. disable_preflight_observation makes actions act at once.
-- Errors come back as {"error": {"type": ..., "message": ...}}; the message says what to do next."""
+- Errors come back as {"error": {"type": ..., "message": ...}}; the message says what to do next. A page that \
+stops answering (a script stuck in a busy loop) gives type "timeout" and is closed: browser_navigate opens it again."""
 
 Ref = Annotated[str, Field(description="Element reference from browser_snapshot, e.g. 'e42'")]
 ContextName = Annotated[str, Field(description="Browser context name, e.g. 'default'; each name has its own cookies "
                                                "and page")]
+# Above everything a tool may wait for on purpose (a 20 s navigation, 5 s for blockers to clear, the recorder's
+# wait for requests): past it the page is stuck, and the agent gets a typed answer instead of a hang.
+TOOL_TIMEOUT_S = 60.0
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 ACTING = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
 
@@ -76,8 +81,9 @@ def elements(items: list[ElementInfo]) -> list[dict[str, Any]]:
 class BrowserTools:
     """The tool functions, bound to the contexts of one MCP connection."""
 
-    def __init__(self, contexts: ContextCollection) -> None:
+    def __init__(self, contexts: ContextCollection, tool_timeout_s: float = TOOL_TIMEOUT_S) -> None:
         self.contexts = contexts
+        self.tool_timeout_s = tool_timeout_s
 
     def register(self, server: MCPServer) -> None:
         tools: list[tuple[Callable[..., Awaitable[CallToolResult]], ToolAnnotations]] = [
@@ -190,7 +196,14 @@ class BrowserTools:
         """Run a tool body under its context's lock, turning every failure into a typed error answer."""
         try:
             async with self.contexts.lock(name):
-                return tool_result(await body())
+                try:
+                    return tool_result(await asyncio.wait_for(body(), self.tool_timeout_s))
+                except TimeoutError:
+                    return await self._stuck(tool, name, self.tool_timeout_s)
+                except RaceError as error:
+                    if error.kind != "timeout":
+                        raise
+                    return await self._stuck(tool, name, self.contexts.page_timeout_s)
         except RaceError as error:
             return tool_result(error.to_json(), is_error=True)
         except PlaywrightError as error:
@@ -199,6 +212,15 @@ class BrowserTools:
             return _internal(tool, error)
         except Exception as error:  # a bug of ours: the agent gets a sentence, the log gets the traceback
             return _internal(tool, error)
+
+    async def _stuck(self, tool: str, name: str, seconds: float) -> CallToolResult:
+        """A page that stopped answering answers nothing later either: close it, so a navigation starts afresh."""
+        closed = await self.contexts.close_stuck_page(name)
+        then = (f"That page was closed; call browser_navigate with browserContext {name!r} to open a fresh one."
+                if closed else "Call browser_navigate to open the page again.")
+        message = (f"{tool} gave up after {seconds:g} s: the page did not answer (a script on it may be stuck in a "
+                   f"busy loop). {then}")
+        return tool_result({"error": {"type": "timeout", "message": message}}, is_error=True)
 
 
 async def _dump(snapshot_call: Awaitable[Any]) -> dict:

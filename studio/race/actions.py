@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from playwright.async_api import Error as PlaywrightError
 
 from studio.models.race import ActionName, ActionOutcome, Observation
-from studio.race.errors import RaceError, context_closed
+from studio.race.errors import RaceError, context_closed, navigated_before_done, page_unresponsive
 from studio.race.page import RacePage
 
 INFORMATIONAL = {"navigation"}
@@ -96,9 +96,20 @@ class ActionRunner:
             raise RaceError("bad_input", f"{action} needs a value (the text to enter or the option to choose).")
         if action == "press" and not key:
             raise RaceError("bad_input", "press needs a key, e.g. 'Enter' or 'Control+A'.")
+        generation = self.race.world.generation
+        try:
+            return await self._run(action, ref, value, key, before_act, generation)
+        except RaceError as error:
+            # The ref was good when the action started; its document went away before the action was done
+            # (noticed in the middle of a call, or by the next call finding a new document).
+            if error.kind == "navigated" or (error.kind == "stale_ref" and self.race.world.generation != generation):
+                raise navigated_before_done(action, ref) from error
+            raise
+
+    async def _run(self, action, ref, value, key, before_act, generation) -> ActionOutcome:
         if not self.race.preflight:
             point = await self._point(ref)
-            return await self._act(action, ref, point, value, key, before_act)
+            return await self._act(action, ref, point, value, key, before_act, generation)
 
         observations, point = await self._check(action, ref)
         if observations:
@@ -113,7 +124,7 @@ class ActionRunner:
         self._reported.pop(ref, None)
         if point is None:
             raise RaceError("not_actionable", f"{ref} has no visible area to act on (it is zero-sized or off the page).")
-        return await self._act(action, ref, point, value, key, before_act)
+        return await self._act(action, ref, point, value, key, before_act, generation)
 
     async def _check(self, action: str, ref: str) -> tuple[list[Observation], dict | None]:
         observations, point = await self.race.observe_for_action(ref)
@@ -136,42 +147,51 @@ class ActionRunner:
             raise RaceError("not_actionable", f"{ref} has no visible area to act on (it is zero-sized or off the page).")
         return result["value"]
 
-    async def _act(self, action, ref, point, value, key, before_act) -> ActionOutcome:
+    async def _act(self, action, ref, point, value, key, before_act, generation) -> ActionOutcome:
         if action in ("fill", "type"):
             await self._require_text_entry(action, ref)
         if before_act is not None:
             await before_act()
+        if self.race.world.generation != generation:
+            # The point was measured on a document that is gone: a click there would land on the new page.
+            raise navigated_before_done(action, ref)
         page = self.race.page
-        x, y = point["x"], point["y"]
         try:
-            if action == "click":
-                await page.mouse.click(x, y)
-            elif action == "hover":
-                await page.mouse.move(x, y)
-            elif action == "check":
-                if not (await self.race.world.with_ref("checked", ref))["value"]:
-                    await page.mouse.click(x, y)
-            elif action == "select":
-                result = (await self.race.world.with_ref("selectOption", ref, value))["value"]
-                if "error" in result:
-                    raise RaceError("not_actionable", f"Cannot select on {ref}: {result['error']}.")
-            else:
-                await self._focus(ref, x, y)
-                if action == "fill":
-                    await page.keyboard.press("ControlOrMeta+A")
-                    if value:
-                        await page.keyboard.insert_text(value)
-                    else:
-                        await page.keyboard.press("Delete")
-                elif action == "type":
-                    await page.keyboard.type(value or "")
-                elif action == "press":
-                    await page.keyboard.press(key or "")
+            await asyncio.wait_for(self._perform(action, ref, point, value, key), self.race.world.timeout_s)
+        except TimeoutError as error:
+            raise page_unresponsive(f"doing the {action} on {ref}", self.race.world.timeout_s) from error
         except PlaywrightError as error:
             if page.is_closed():
                 raise context_closed() from error
             raise RaceError("not_actionable", f"The {action} on {ref} failed: {str(error).splitlines()[0]}") from error
         return ActionOutcome(action=action, acted=True, ref=ref, timestamp=_now())
+
+    async def _perform(self, action, ref, point, value, key) -> None:
+        page = self.race.page
+        x, y = point["x"], point["y"]
+        if action == "click":
+            await page.mouse.click(x, y)
+        elif action == "hover":
+            await page.mouse.move(x, y)
+        elif action == "check":
+            if not (await self.race.world.with_ref("checked", ref))["value"]:
+                await page.mouse.click(x, y)
+        elif action == "select":
+            result = (await self.race.world.with_ref("selectOption", ref, value))["value"]
+            if "error" in result:
+                raise RaceError("not_actionable", f"Cannot select on {ref}: {result['error']}.")
+        else:
+            await self._focus(ref, x, y)
+            if action == "fill":
+                await page.keyboard.press("ControlOrMeta+A")
+                if value:
+                    await page.keyboard.insert_text(value)
+                else:
+                    await page.keyboard.press("Delete")
+            elif action == "type":
+                await page.keyboard.type(value or "")
+            elif action == "press":
+                await page.keyboard.press(key or "")
 
     async def _require_text_entry(self, action: str, ref: str) -> None:
         # Focus alone proves nothing: a <button> takes focus, then swallows the keys and the fill "succeeds".

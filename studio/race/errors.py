@@ -46,3 +46,13 @@ def navigated_during(what: str) -> RaceError:
 def context_closed(name: str = "") -> RaceError:
     where = f" {name!r}" if name else ""
     return RaceError("context_closed", f"The browser context{where} is closed. Navigate again to open a new page.")
+
+
+def navigated_before_done(action: str, ref: str) -> RaceError:
+    return RaceError("navigated", f"The page navigated away during the {action} on {ref}, before it was done. "
+                                  "Take a new snapshot and try again.")
+
+
+def page_unresponsive(what: str, seconds: float) -> RaceError:
+    return RaceError("timeout", f"The page did not answer within {seconds:g} s while {what}: a script on it may be "
+                                "stuck in a loop. Reload the page or open another one, then try again.")

@@ -8,15 +8,15 @@ from playwright.async_api import Page
 
 from studio.models.race import OBSERVATIONS, ElementInfo, Observation, PageSnapshot, Rect
 from studio.race.errors import RaceError, context_closed, unknown_ref
-from studio.race.world import IsolatedWorld
+from studio.race.world import PAGE_TIMEOUT_S, IsolatedWorld
 
 
 class RacePage:
     """Everything seed 001 does on one page. Preflight observation before actions is on by default."""
 
-    def __init__(self, page: Page, preflight: bool = True, first_ref: int = 1) -> None:
+    def __init__(self, page: Page, preflight: bool = True, first_ref: int = 1, timeout_s: float = PAGE_TIMEOUT_S) -> None:
         self.page = page
-        self.world = IsolatedWorld(page, first_ref)
+        self.world = IsolatedWorld(page, first_ref, timeout_s)
         self.preflight = preflight
 
     def _alive(self) -> None:

@@ -7,6 +7,7 @@ an element of the new one: the engine knows it is stale.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from functools import lru_cache
@@ -15,10 +16,20 @@ from typing import Any
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from studio.race.errors import RaceError, context_closed, navigated_during, removed_ref, stale_ref, unknown_ref
+from studio.race.errors import (
+    RaceError,
+    context_closed,
+    navigated_during,
+    page_unresponsive,
+    removed_ref,
+    stale_ref,
+    unknown_ref,
+)
 from studio.resources import resource_path
 
 WORLD_NAME = "preflight-studio"
+# A check takes milliseconds; a page whose main thread is stuck (a busy loop) never answers, so give up.
+PAGE_TIMEOUT_S = 10.0
 _CONTEXT_LOST = ("Cannot find context with specified id", "Execution context was destroyed",
                  "Cannot find default execution context", "Inspected target navigated or closed")
 _CLOSED = ("Target page, context or browser has been closed", "Target closed", "Session closed",
@@ -34,9 +45,11 @@ def library_source() -> str:
 class IsolatedWorld:
     """Calls `globalThis.__pfs.<function>(...)` in the page's isolated world, one CDP round trip per call."""
 
-    def __init__(self, page: Page, first_ref: int = 1) -> None:
+    def __init__(self, page: Page, first_ref: int = 1, timeout_s: float = PAGE_TIMEOUT_S) -> None:
         self.page = page
+        self.timeout_s = timeout_s  # how long one call may wait for the page to answer
         self.documents = 0  # how many documents the world has been installed in
+        self.generation = 0  # counts documents going away; a change means the page navigated meanwhile
         self._cdp: CDPSession | None = None
         self._context_id: int | None = None
         self._floor = first_ref  # the first ref number of the current document
@@ -54,9 +67,9 @@ class IsolatedWorld:
         for attempt in (1, 2):
             context_id = await self._ensure()
             try:
-                reply = await self._cdp.send(  # type: ignore[union-attr]
+                reply = await self._send(
                     "Runtime.evaluate",
-                    {"expression": expression, "contextId": context_id, "returnByValue": True},
+                    {"expression": expression, "contextId": context_id, "returnByValue": True}, during,
                 )
             except PlaywrightError as error:
                 text = str(error)
@@ -106,12 +119,21 @@ class IsolatedWorld:
             raise removed_ref(ref)
         return result
 
+    async def _send(self, method: str, params: dict | None = None, during: str = "checking the page") -> Any:
+        """One CDP command, bounded: a page stuck in a busy loop would otherwise never answer."""
+        try:
+            return await asyncio.wait_for(self._cdp.send(method, params), self.timeout_s)  # type: ignore[union-attr]
+        except TimeoutError as error:
+            raise page_unresponsive(during, self.timeout_s) from error
+
     def _on_context_destroyed(self, params: dict) -> None:
         if params.get("executionContextId") == self._context_id:
             self._context_id = None
+            self.generation += 1
 
     def _on_contexts_cleared(self, _params: dict) -> None:
         self._context_id = None
+        self.generation += 1
 
     async def _ensure(self) -> int:
         if self._context_id is not None:
@@ -125,18 +147,20 @@ class IsolatedWorld:
                 # before it is ever sent to the new one.
                 self._cdp.on("Runtime.executionContextDestroyed", self._on_context_destroyed)
                 self._cdp.on("Runtime.executionContextsCleared", self._on_contexts_cleared)
-                await self._cdp.send("Runtime.enable")
-            tree = await self._cdp.send("Page.getFrameTree")
+                await self._send("Runtime.enable", during="connecting to the page")
+            tree = await self._send("Page.getFrameTree", during="connecting to the page")
             frame_id = tree["frameTree"]["frame"]["id"]
-            world = await self._cdp.send(
+            world = await self._send(
                 "Page.createIsolatedWorld",
-                {"frameId": frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": True},
+                {"frameId": frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": True}, "connecting to the page",
             )
             context_id = world["executionContextId"]
-            await self._cdp.send("Runtime.evaluate", {"expression": library_source(), "contextId": context_id})
-            await self._cdp.send(
+            await self._send("Runtime.evaluate", {"expression": library_source(), "contextId": context_id},
+                             "installing the checks in the page")
+            await self._send(
                 "Runtime.evaluate",
                 {"expression": f"globalThis.__pfs.setStart({self._next})", "contextId": context_id, "returnByValue": True},
+                "installing the checks in the page",
             )
         except PlaywrightError as error:
             if self.page.is_closed() or any(marker in str(error) for marker in _CLOSED):

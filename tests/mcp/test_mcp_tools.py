@@ -225,6 +225,30 @@ async def test_bad_input_gets_a_typed_error_never_a_traceback(mcp, demo):
     assert error_type(await mcp.call("observe_element_state", ref=link, browserContext="default")) == "stale_ref"
 
 
+LEAVING = """
+<button onclick="document.getElementById('veil').hidden = false;
+                 setTimeout(() => { location.href = '/gone'; }, 1500)">Start</button>
+<div style="position:relative;width:200px"><button>Pay</button>
+  <div id="veil" hidden data-testid="veil" style="position:absolute;inset:0;background:rgba(0,0,0,.3)"></div></div>
+"""
+
+
+async def test_a_page_that_navigates_away_while_a_click_waits_gives_navigated(mcp, static_pages):
+    static_pages.url("/gone", "<h1>Gone</h1>")
+    await mcp.call("browser_navigate", url=static_pages.url("/leaving", LEAVING), browserContext="default")
+    text = await snapshot_text(mcp)
+    pay = ref_of(text, '"Pay"')
+    # Start covers Pay and, 1.5 s later, leaves the page: while the acknowledged click waits for the veil to go.
+    assert (await mcp.call("browser_click", ref=ref_of(text, '"Start"'), browserContext="default"))["clicked"]
+    covered = await mcp.call("browser_click", ref=pay, browserContext="default")
+    assert [fact["type"] for fact in covered["observations"]] == ["coverage"]
+    waited = await mcp.call("browser_click", ref=pay, browserContext="default")
+    assert waited == {"error": {"type": "navigated", "message": (
+        f"The page navigated away during the click on {pay}, before it was done. "
+        "Take a new snapshot and try again.")}}
+    assert (await mcp.call("browser_snapshot", browserContext="default"))["url"].endswith("/gone")
+
+
 async def test_a_crashed_browser_is_a_closed_context_until_the_next_navigation(mcp, demo):
     await mcp.call("browser_navigate", url=demo.base_url + "/help", browserContext="default")
     old_link = ref_of(await snapshot_text(mcp), 'link "Products"')

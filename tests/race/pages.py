@@ -54,3 +54,8 @@ FIELDS = """
   <div data-testid="veil" style="position:absolute;inset:0;background:rgba(0,0,0,.3)"></div>
 </div>
 """
+
+BUSY = """
+<button onclick="setTimeout(() => { for (;;) {} }, 50)">Freeze</button>
+<button>Other</button>
+"""

@@ -157,20 +157,34 @@ async def test_bad_input_gives_typed_errors(race, runner, page, demo):
     assert closed.value.kind == "context_closed"
 
 
-async def test_a_navigation_during_a_check_is_a_typed_error(race, page, demo):
+async def test_a_navigation_between_the_check_and_the_click_is_navigated_and_clicks_nothing(race, runner, page, demo):
     await page.goto(demo.base_url + "/help")
-    ref = ref_of((await race.snapshot()).text, 'link "Products"')
-    # Start leaving the page and check at once: whichever wins, the answer is a typed error, never a hang.
-    leaving = asyncio.ensure_future(page.evaluate("location.href = '/privacy'"))
-    outcomes = []
-    for _ in range(20):
-        try:
-            await race.observe(ref)
-            outcomes.append("ok")
-        except RaceError as error:
-            outcomes.append(error.kind)
-            if error.kind in ("navigated", "stale_ref"):
-                break
-        await asyncio.sleep(0.01)
-    await leaving
-    assert outcomes[-1] in ("navigated", "stale_ref")
+    search = ref_of((await race.snapshot()).text, "#help-search")
+
+    async def leave() -> None:  # the page moves on after the check passed, right before the click
+        await page.goto(demo.base_url + "/privacy")
+        await page.evaluate("window.clicks = 0; addEventListener('click', () => window.clicks++, true)")
+
+    with pytest.raises(RaceError) as raised:
+        await runner.run("click", search, before_act=leave)
+    assert raised.value.kind == "navigated"
+    assert raised.value.message == (f"The page navigated away during the click on {search}, before it was done. "
+                                    "Take a new snapshot and try again.")
+    assert await page.evaluate("window.clicks") == 0  # the old page's click point was not clicked on the new one
+    with pytest.raises(RaceError) as later:  # afterwards the ref is simply stale
+        await runner.run("click", search)
+    assert later.value.kind == "stale_ref"
+
+
+async def test_a_page_stuck_in_a_busy_loop_gives_a_timeout_not_a_hang(race, runner, page):
+    await page.set_content(pages.BUSY)
+    text = (await race.snapshot()).text
+    assert (await runner.run("click", ref_of(text, '"Freeze"'))).acted  # the loop starts 50 ms later
+    await asyncio.sleep(0.2)
+    race.world.timeout_s = 1  # instead of 10 s, in a test
+    for call in (race.snapshot(), runner.run("click", ref_of(text, '"Other"'))):
+        with pytest.raises(RaceError) as raised:
+            await call
+        assert raised.value.kind == "timeout"
+        assert raised.value.message.startswith("The page did not answer within 1 s while ")
+        assert raised.value.message.endswith("Reload the page or open another one, then try again.")
