@@ -133,11 +133,16 @@ def fact_line(item: Observation) -> str:
 
 def main(url: str, selector: str, as_json: bool = False, action: ActionName | None = None,
          headed: bool = False) -> int:
-    """The command: 0 when the element was observed, 2 (with a sentence on stderr) when it could not be."""
+    """The command: 0 when the element was observed, 2 (with a sentence on stderr) when it could not be.
+
+    With --json, a failure is also printed on stdout as the MCP tools answer it: {"error": {"type", "message"}}.
+    """
     try:
         observed = asyncio.run(observe_url(url, selector, action, headed))
     except RaceError as error:
         print(error.message, file=sys.stderr)
+        if as_json:
+            print(json.dumps(error.to_json(), indent=2))
         return 2
     element = observed.element
     found = (f"{observed.matches} {'elements match' if observed.matches != 1 else 'element matches'} {selector!r} on {observed.url}; "

@@ -66,6 +66,15 @@ def test_no_match_or_a_bad_selector_exits_2_with_a_sentence(demo, selector, sent
     assert done.stdout == ""
 
 
+@pytest.mark.parametrize("selector, kind", [(".no-such-thing", "no_match"), ("[[[", "bad_input")])
+def test_with_json_a_failure_is_the_typed_error_json_and_exit_2(demo, selector, kind):
+    done = observe(demo.base_url + "/help", "--selector", selector, "--json")
+    assert done.returncode == 2
+    reply = json.loads(done.stdout)
+    assert reply == {"error": {"type": kind, "message": done.stderr.strip()}}  # the MCP tools' error shape
+    assert reply["error"]["message"].endswith(".") and "Traceback" not in done.stderr
+
+
 def test_an_unreachable_url_exits_2_with_a_sentence():
     url = f"http://127.0.0.1:{closed_port()}/"
     done = observe(url, "--selector", "button")
