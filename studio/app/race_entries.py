@@ -23,12 +23,17 @@ class RaceEntry:
     action: str  # an ActionName, or "observe"
     ref: str
     observations: list[Observation]
-    outcome: ActionOutcome | None = None  # None for observe
+    outcome: ActionOutcome | None = None  # None for observe and for the tester's own actions
     locator: LocatorSpec | None = None
     locating: bool = True
+    # The tester's own click, key or typing in the live view, recorded: it happened, whatever the facts
+    # (`observations`, what the preflight saw just before it) say.
+    by_tester: bool = False
 
     @property
     def acted(self) -> bool | None:
+        if self.by_tester:
+            return True
         return None if self.outcome is None else self.outcome.acted
 
     def seed_json(self) -> Any:

@@ -26,7 +26,7 @@ from studio.browser.errors import BrowserError, describe_navigation_failure, fir
 from studio.browser.input import InputAction
 from studio.browser.urls import normalize_url
 from studio.models.locator import LocatorSpec
-from studio.models.race import ActionName, Rect
+from studio.models.race import ActionName, Observation, Rect
 from studio.models.recording import RecordedStep
 from studio.race.actions import ActionRunner
 from studio.race.errors import RaceError
@@ -314,7 +314,8 @@ class RaceService(QObject):
             ref = self._field.ref if self._field else None
             await self._flush_field()
             if ref is not None:
-                await recorder.record_external("press", ref, perform, key=start.key)
+                facts, step = await recorder.record_external("press", ref, perform, key=start.key)
+                self._add_tester_entry("press", ref, facts, step)
             return
         await self._flush_field()
         picked = await race.pick(start.x, start.y)
@@ -324,7 +325,13 @@ class RaceService(QObject):
         if is_text_field(info):
             await self._remember_field(info.ref)
             return  # focusing a field is not a step; the fill that follows is
-        await recorder.record_external("click", info.ref, perform)
+        facts, step = await recorder.record_external("click", info.ref, perform)
+        self._add_tester_entry("click", info.ref, facts, step)
+
+    def _add_tester_entry(self, action: str, ref: str, observations: list[Observation], step: RecordedStep) -> None:
+        """The tester's recorded action in the Observations dock, with the facts seen just before it."""
+        self.entryAdded.emit(RaceEntry(at=step.at, action=action, ref=ref, observations=observations,
+                                       locator=step.locator, locating=False, by_tester=True))
 
     async def _forward_gesture(self, start: InputAction) -> None:
         """Send the press and everything queued after it up to its release (waiting for the release)."""
@@ -367,7 +374,8 @@ class RaceService(QObject):
         if value is None or value == remembered.before:
             return
         try:
-            await self.recorder.record_external("fill", remembered.ref, _nothing, value=value)
+            facts, step = await self.recorder.record_external("fill", remembered.ref, _nothing, value=value)
+            self._add_tester_entry("fill", remembered.ref, facts, step)
         except RaceError as error:
             self._report(error, "recording what you typed")
 

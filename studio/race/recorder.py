@@ -16,7 +16,7 @@ from playwright.async_api import Request
 from studio.models.locator import LocatorSpec
 from studio.models.race import ActionName, ActionOutcome, Observation
 from studio.models.recording import RecordedStep, RequestRecord, StepAction, StepOutcome
-from studio.race.actions import ActionRunner, fact_key
+from studio.race.actions import ActionRunner, fact_key, relevant
 from studio.race.errors import RaceError
 from studio.race.locators import synthesize
 from studio.race.page import RacePage
@@ -127,17 +127,24 @@ class StepRecorder:
         return outcome
 
     async def record_external(self, action: StepAction, ref: str, perform: Callable[[], Awaitable[None]],
-                              value: str | None = None, key: str | None = None) -> None:
-        """Record an action done another way (the tester's own click in the live view)."""
+                              value: str | None = None, key: str | None = None,
+                              ) -> tuple[list[Observation], RecordedStep]:
+        """Record an action done another way (the tester's own click in the live view).
+
+        Returns the facts the action's preflight saw on the element just before it (they do not stop it), and
+        the step it became.
+        """
         locator, secret_env = await self._locate(ref)
-        observations, _ = await self.race.observe_for_action(ref)
+        found, _ = await self.race.observe_for_action(ref)
+        observations = relevant(action, found)
         await self._remember(ref, observations)
         context = await self._before()
         with _RequestWatch(self.race) as watch:
             await perform()
             await watch.quiet(self.settle_s, self.max_wait_s)
             requests = await watch.records()
-        await self._finish(action, ref, locator, value, key, secret_env, context, requests)
+        step = await self._finish(action, ref, locator, value, key, secret_env, context, requests)
+        return observations, step
 
     # -- internals -------------------------------------------------------------------------------
 
@@ -178,7 +185,7 @@ class StepRecorder:
         except RaceError:
             return set()
 
-    async def _finish(self, action, ref, locator, value, key, secret_env, context, requests) -> None:
+    async def _finish(self, action, ref, locator, value, key, secret_env, context, requests) -> RecordedStep:
         new_texts = sorted(await self._texts() - context.get("texts_before", set()))
         page_key = locator.python() if locator else self._ref_keys.get(ref, "")
         observations = self._seen.pop(page_key, [])
@@ -187,7 +194,7 @@ class StepRecorder:
             title = await self.race.page.title()
         except PlaywrightError:
             title = None
-        self._emit(RecordedStep(
+        step = RecordedStep(
             session_id=self.session_id, index=self.index, at=_now(), origin=self.origin, action=action,
             url=context.get("url_before", self.race.page.url), ref=ref, locator=locator,
             value=None if secret_env else value, secret_env=secret_env, key=key,
@@ -196,7 +203,9 @@ class StepRecorder:
                                 status_texts=[text for role, text in new_texts if role == "status"],
                                 alert_texts=[text for role, text in new_texts if role == "alert"],
                                 title_after=title),
-        ))
+        )
+        self._emit(step)
+        return step
 
     def _emit(self, step: RecordedStep) -> None:
         self.index += 1

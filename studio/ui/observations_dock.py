@@ -133,6 +133,9 @@ def highlight_requests(entry: RaceEntry) -> tuple[list[tuple[str, QColor, str]],
 
 
 def outcome_text(entry: RaceEntry) -> str:
+    count = len(entry.observations)
+    if entry.by_tester:
+        return f"by you · {count} fact{'s' if count != 1 else ''} before"
     if entry.acted is None:
         return f"observed · {len(entry.observations)} facts"
     if entry.acted:
@@ -222,7 +225,7 @@ class ObservationsPanel(QWidget):
         item = QTreeWidgetItem([clock, entry.action, entry.ref, outcome_text(entry), locator_text(entry)])
         item.setData(0, ENTRY_ROLE, entry)
         item.setToolTip(4, item.text(4))
-        if entry.acted is False:
+        if entry.acted is False or (entry.by_tester and entry.observations):
             item.setForeground(3, BLOCKER)
         self.entries.insertTopLevelItem(0, item)
         while self.entries.topLevelItemCount() > MAX_ENTRIES:
@@ -258,6 +261,10 @@ class ObservationsPanel(QWidget):
 
     def _summary(self, entry: RaceEntry) -> str:
         count = len(entry.observations)
+        if entry.by_tester:
+            facts = (f"{count} fact{'s' if count != 1 else ''} stood in the way just before it" if count
+                     else "nothing stood in the way")
+            return f"<b>your {html.escape(entry.action)} on {html.escape(entry.ref)}</b> in the live view — {facts}"
         if entry.acted is None:
             result = f"{count} facts about the element now"
         elif entry.acted:

@@ -5,10 +5,12 @@ previews and writes the test."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.async_api import expect
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
@@ -16,6 +18,7 @@ from studio.app.studio_app import StudioServices
 from studio.settings import StudioSettings
 from studio.store.inspection import sidecar
 from studio.ui.main_window import StudioWindow
+from studio.ui.observations_dock import ENTRY_ROLE
 from studio.ui.synthetic_input import mouse_click
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
@@ -148,5 +151,46 @@ def test_typing_into_the_login_form_records_fills_without_the_password(qloop, de
         stored = path.read_bytes() + (sidecar(path, "-wal").read_bytes() if sidecar(path, "-wal").exists() else b"")
         assert user["email"].encode() in stored  # the steps are in this file …
         assert user["password"].encode() not in stored  # … and the password is not, anywhere
+
+    qloop.run_until_complete(scenario())
+
+
+def test_the_testers_own_clicks_reach_the_observations_dock_newest_first_with_their_facts(qloop, demo, tmp_path):
+    user = demo.create_user()
+
+    async def scenario():
+        services, window, session = await open_race_studio(demo.base_url + "/login", tmp_path)
+        page, view, panel = session.page, window.live_view, window.observations
+        try:
+            # Signed in by the test, not recorded: the clicks below are the tester's.
+            await page.get_by_test_id("email-input").fill(user["email"])
+            await page.get_by_test_id("password-input").fill(user["password"])
+            await page.get_by_test_id("login-button").click()
+            await page.wait_for_url("**/dashboard")
+            await page.goto(demo.base_url + "/offers/aurora-cash-rewards")
+            window.steps.record_action.trigger()
+
+            apply = page.get_by_test_id("apply-button")
+            await click_on(view, apply)  # applies: the page comes back with the button disabled
+            await until(lambda: panel.entries.topLevelItemCount() == 1, what="the first click's entry")
+            await expect(apply).to_be_disabled()
+            await click_on(view, apply)  # an impatient second click on the disabled button
+            await until(lambda: panel.entries.topLevelItemCount() == 2, what="the second click's entry")
+
+            newest, first = panel.entries.topLevelItem(0), panel.entries.topLevelItem(1)
+            assert [newest.text(1), newest.text(3)] == ["click", "by you · 1 fact before"]
+            assert [first.text(1), first.text(3)] == ["click", "by you · 0 facts before"]
+            assert newest.text(4) == 'page.get_by_role("button", name="Application received", exact=True)'
+            assert first.text(4) == 'page.get_by_role("button", name="Apply now", exact=True)'
+            assert panel.current.by_tester and panel.current is newest.data(0, ENTRY_ROLE)
+            assert [panel.facts.item(row).text() for row in range(panel.facts.count())] == [
+                "Field: button is disabled"]
+            assert panel.summary.text().startswith(f"<b>your click on {panel.current.ref}</b> in the live view")
+            assert json.loads(panel.json_view.toPlainText())[0]["disabled"] is True
+            steps = services.project.project.steps(session.id)
+            assert [step.action for step in steps] == ["click", "click"]  # both were recorded, as they happened
+        finally:
+            window.close()
+            await services.shutdown()
 
     qloop.run_until_complete(scenario())
