@@ -78,6 +78,19 @@ def _bench(args: argparse.Namespace) -> int:
             print("--runs must be 1 or more.", file=sys.stderr)
             return 2
         options["runs"] = args.runs
+    if args.sizes is not None:
+        if "sizes" not in inspect.signature(module.main).parameters:
+            print(f"--sizes does not apply to `studio bench {args.target}`.", file=sys.stderr)
+            return 2
+        try:
+            sizes = tuple(int(part) for part in args.sizes.split(","))
+        except ValueError:
+            sizes = ()
+        if not sizes or min(sizes) < 1:
+            print(f"--sizes must be page sizes separated by commas, e.g. 100,1000; it was {args.sizes!r}.",
+                  file=sys.stderr)
+            return 2
+        options["sizes"] = sizes
     return module.main(**options)
 
 
@@ -116,5 +129,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("target", choices=list(BENCH_TARGETS))
     bench.add_argument("--json", action="store_true", help="print only the JSON result")
     bench.add_argument("--seconds", type=float, default=5.0, help="how long to measure (live-view)")
-    bench.add_argument("--runs", type=int, help="how many runs to measure (startup, preflight; default 3)")
+    bench.add_argument("--runs", type=int, help="how many runs to measure (startup, preflight, snapshot: default 3; "
+                                                "race: samples per element, default 30)")
+    bench.add_argument("--sizes", help="snapshot: interactive elements per generated page, e.g. 100,1000 "
+                                       "(default 100,1000,5000)")
     bench.set_defaults(handler=_bench)

@@ -6,6 +6,7 @@ import asyncio
 import json
 import re
 import statistics
+import sys
 import time
 
 from playwright.async_api import async_playwright
@@ -90,12 +91,24 @@ async def measure_race(repeats: int = 30) -> dict:
     }
 
 
-async def measure_snapshot(repeats: int = 3) -> dict:
+def _fidelity(text: str, interactive: int) -> dict:
+    """Whether the snapshot kept what an agent needs of the admin table: a ref, role and name on every control,
+    and the rows' and controls' test ids."""
+    controls = re.findall(r'^\s*(?:checkbox|link|button) "[^"]+" e\d+', text, re.M)
+    return {
+        "controls_with_refs": len(controls),
+        "keeps_refs": len(controls) == interactive,
+        "keeps_roles_and_names": all(f in text for f in ('checkbox "Select user 0"', 'link "Edit"', 'button "Delete"')),
+        "keeps_test_ids": all(f in text for f in ("#user-row", "#edit-user", "#delete-user")),
+    }
+
+
+async def measure_snapshot(repeats: int = 3, sizes: tuple[int, ...] = SIZES) -> dict:
     """Time and size of our snapshot and of Playwright's aria_snapshot on generated pages."""
     results = []
     async with async_playwright() as driver:
         browser = await _launch(driver)
-        for size in SIZES:
+        for size in sizes:
             page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
             await page.set_content(admin_page(size))
             race = RacePage(page)
@@ -116,8 +129,7 @@ async def measure_snapshot(repeats: int = 3) -> dict:
                 "ours_chars": len(snap.text), "aria_snapshot_chars": len(theirs_text),
                 "size_ratio": round(len(snap.text) / len(theirs_text), 3),
                 "time_ratio": round(statistics.median(ours_t) / statistics.median(theirs_t), 3),
-                "refs": snap.refCount,
-                "keeps_test_ids": "#delete-user" in snap.text, "keeps_roles_and_names": 'button "Delete"' in snap.text,
+                "refs": snap.refCount, **_fidelity(snap.text, interactive),
             })
             assert len(ours_text) == len(snap.text)
             await page.context.close()
@@ -126,7 +138,15 @@ async def measure_snapshot(repeats: int = 3) -> dict:
             "targets": {"time_ratio": "<= 1", "size_ratio": "<= 0.6"}}
 
 
-def main(target: str, seconds: float = 5.0, json_only: bool = False) -> int:
-    result = asyncio.run(measure_race() if target == "race" else measure_snapshot())
+def main(target: str, seconds: float = 5.0, json_only: bool = False, runs: int | None = None,
+         sizes: tuple[int, ...] | None = None) -> int:
+    """`studio bench race|snapshot`: `runs` is the samples per element (race) or per page (snapshot)."""
+    if target == "race":
+        if sizes is not None:
+            print("--sizes does not apply to `studio bench race`.", file=sys.stderr)
+            return 2
+        result = asyncio.run(measure_race(runs or 30))
+    else:
+        result = asyncio.run(measure_snapshot(runs or 3, sizes or SIZES))
     print(json.dumps(result, indent=None if json_only else 2))
     return 0
