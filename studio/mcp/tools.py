@@ -115,7 +115,8 @@ class BrowserTools:
     async def browser_snapshot(self, browserContext: ContextName) -> CallToolResult:
         """Snapshot of the current page: one line per meaningful element, indented by nesting, as
         `role "name" ref #testid [states]`. Returns {url, title, text, refCount}. Use the refs in the other tools;
-        they stay valid until the page navigates or re-renders that element."""
+        they stay valid until the page navigates or re-renders that element. A name cut short ends with "…" (a
+        table row shows its first 60 characters): get_descendants on its ref gives the full text, cell by cell."""
         return await self._with_page("browser_snapshot", browserContext,
                                      lambda entry: _dump(entry.race.snapshot()))
 

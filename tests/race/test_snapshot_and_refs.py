@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from studio.race.bench import admin_page
 from studio.race.errors import RaceError
 from tests.race import pages
 from tests.race.conftest import ref_after, ref_of
@@ -23,6 +24,18 @@ async def test_snapshot_lists_roles_names_testids_and_states(race, page):
     assert 'combobox "Plan"' in text and 'value="Plus"' in ref_line(text, "Plan")
     assert "[busy]" in ref_line(text, "#busy-list")
     assert 'link "Go to checkout"' in text
+
+
+async def test_a_table_rows_name_is_cut_in_the_snapshot_and_its_cells_give_the_full_text(race, page):
+    await page.set_content(admin_page(3))
+    text = (await race.snapshot()).text
+    row = ref_line(text, "#user-row")
+    name = row.split('"')[1]
+    # Only the row's first 60 characters (its identifying cells): a big table stays affordable for an agent.
+    assert name == "User 0 Lastname user0@example.com Active Member since 2010,…" and len(name) == 60
+    cells = await race.descendants(ref_of(text, "#user-row"), max_depth=1)
+    assert [cell.name for cell in cells if cell.name] == [
+        "User 0 Lastname", "user0@example.com", "Active", "Member since 2010, plan Free", "Edit Delete"]
 
 
 def ref_line(text: str, fragment: str) -> str:
