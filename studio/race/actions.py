@@ -82,6 +82,7 @@ class ActionRunner:
         self.race = race
         self.timeout_ms = timeout_ms
         self._reported: dict[str, tuple] = {}
+        self._live_generation: int | None = None  # the world's document count when this action first saw its ref
 
     async def run(
         self,
@@ -96,20 +97,28 @@ class ActionRunner:
             raise RaceError("bad_input", f"{action} needs a value (the text to enter or the option to choose).")
         if action == "press" and not key:
             raise RaceError("bad_input", "press needs a key, e.g. 'Enter' or 'Control+A'.")
-        generation = self.race.world.generation
+        self._live_generation = None
         try:
-            return await self._run(action, ref, value, key, before_act, generation)
+            return await self._run(action, ref, value, key, before_act)
         except RaceError as error:
-            # The ref was good when the action started; its document went away before the action was done
-            # (noticed in the middle of a call, or by the next call finding a new document).
-            if error.kind == "navigated" or (error.kind == "stale_ref" and self.race.world.generation != generation):
+            # Only a ref this action saw alive can have "navigated away before done". The world learns of a
+            # navigation from CDP events that may arrive after browser_navigate returned, so a ref that was stale
+            # from the start must stay stale_ref even when the world's document count moves during the first call.
+            live = self._live_generation
+            moved = live is not None and self.race.world.generation != live
+            if live is not None and (error.kind == "navigated" or (error.kind == "stale_ref" and moved)):
                 raise navigated_before_done(action, ref) from error
             raise
 
-    async def _run(self, action, ref, value, key, before_act, generation) -> ActionOutcome:
+    def _seen_live(self) -> None:
+        """Mark the ref as alive in the world's current document (its first successful call in this action)."""
+        if self._live_generation is None:
+            self._live_generation = self.race.world.generation
+
+    async def _run(self, action, ref, value, key, before_act) -> ActionOutcome:
         if not self.race.preflight:
             point = await self._point(ref)
-            return await self._act(action, ref, point, value, key, before_act, generation)
+            return await self._act(action, ref, point, value, key, before_act)
 
         observations, point = await self._check(action, ref)
         if observations:
@@ -124,10 +133,11 @@ class ActionRunner:
         self._reported.pop(ref, None)
         if point is None:
             raise RaceError("not_actionable", f"{ref} has no visible area to act on (it is zero-sized or off the page).")
-        return await self._act(action, ref, point, value, key, before_act, generation)
+        return await self._act(action, ref, point, value, key, before_act)
 
     async def _check(self, action: str, ref: str) -> tuple[list[Observation], dict | None]:
         observations, point = await self.race.observe_for_action(ref)
+        self._seen_live()
         if point is None and not _detached(observations):
             # Off screen: bring it into view first (Playwright scrolls before acting too), then look again.
             await self.race.world.with_ref("scrollIntoView", ref, during=f"scrolling {ref} into view")
@@ -143,16 +153,17 @@ class ActionRunner:
 
     async def _point(self, ref: str) -> dict:
         result = await self.race.world.with_ref("scrollIntoView", ref, during=f"scrolling {ref} into view")
+        self._seen_live()
         if not result["value"]:
             raise RaceError("not_actionable", f"{ref} has no visible area to act on (it is zero-sized or off the page).")
         return result["value"]
 
-    async def _act(self, action, ref, point, value, key, before_act, generation) -> ActionOutcome:
+    async def _act(self, action, ref, point, value, key, before_act) -> ActionOutcome:
         if action in ("fill", "type"):
             await self._require_text_entry(action, ref)
         if before_act is not None:
             await before_act()
-        if self.race.world.generation != generation:
+        if self.race.world.generation != self._live_generation:
             # The point was measured on a document that is gone: a click there would land on the new page.
             raise navigated_before_done(action, ref)
         page = self.race.page
