@@ -105,22 +105,139 @@
       || /^(filter|sort|page)/i.test(el.getAttribute('data-testid') || '')
       || (el.tagName === 'SELECT' && /sort|filter|show/i.test(labelOf(el)))
       || (/^(next|previous|prev)( page)?$/i.test(nameOf(el)) && !el.closest('form')))).map(item);
+  // A size limit the page states next to a file input ("up to 2 MB"), so cases need not invent one.
+  const sizeLimit = (el) => {
+    const described = (el.getAttribute('aria-describedby') || '').split(/\s+/)
+      .map((id) => (document.getElementById(id) || {}).textContent || '').join(' ');
+    const around = el.closest('.field, label, fieldset, form, section') || el.parentElement;
+    const text = [labelOf(el), described, around ? clean(around.textContent, 400) : ''].join(' ');
+    const match = text.match(/(?:max(?:imum)?|up to|less than|under|limit|at most|no (?:more|larger) than)[^.\d]{0,30}?(\d+(?:[.,]\d+)?)\s*(KB|MB|GB|kB|Mb|Gb)\b/i);
+    return match ? `${match[1]} ${match[2].toUpperCase()}` : null;
+  };
   const fileInputs = [...document.querySelectorAll('input[type="file"]')].map((el) => ({ key: keyOf(el),
-    role: 'file', name: labelOf(el), testId: el.getAttribute('data-testid'), href: null, accept: el.accept || null }));
+    role: 'file', name: labelOf(el), testId: el.getAttribute('data-testid'), href: null, accept: el.accept || null,
+    sizeLimit: sizeLimit(el) }));
   const liveRegions = [...document.querySelectorAll('[role="status"], [role="alert"], [aria-live]')].filter(visible)
     .map((el) => clean(el.textContent)).filter(Boolean);
 
+  // Login: a password field, or real one-time-code evidence. A numeric field alone (an amount, a quantity) is not.
+  const words = (text) => (text || '').replace(/([a-z])([A-Z])/g, '$1 $2');
+  const codeWords = /(^|[^a-z])(otp|totp|2fa|mfa|one[-_ ]?time|verification[-_ ]?code|authenticator|security[-_ ]?code|authentication[-_ ]?code|passcode)([^a-z]|$)/i;
+  const textLike = [...document.querySelectorAll('input')].filter((el) => visible(el)
+    && !['hidden', 'password', 'submit', 'button', 'reset', 'image', 'checkbox', 'radio', 'file', 'email', 'search'].includes(el.type));
+  const codeEvidence = (el) => el.getAttribute('autocomplete') === 'one-time-code'
+    || codeWords.test(words([el.name, el.id, labelOf(el), el.getAttribute('placeholder') || ''].join(' ')));
   const password = [...document.querySelectorAll('input[type="password"]')].find(visible);
-  const otp = [...document.querySelectorAll('input[autocomplete="one-time-code"], input[inputmode="numeric"]')].find(visible);
+  const otp = textLike.find(codeEvidence);
+  // Weak evidence, used only on the page reached right after submitting a password: a short field alone in its form.
+  const codeCandidate = !otp && !password ? textLike.find((el) => {
+    const form = el.closest('form');
+    const max = el.maxLength;
+    return form && max >= 4 && max <= 10 && textLike.filter((other) => form.contains(other)).length === 1;
+  }) : null;
   const email = [...document.querySelectorAll('input[type="email"], input[autocomplete="username"], input[name*="email" i], input[name*="user" i]')].find(visible);
-  const loginForm = (password || otp) && (password || otp).closest('form');
+  const loginField = password || otp || codeCandidate;
+  const loginForm = loginField && loginField.closest('form');
   const loginSubmit = loginForm && [...loginForm.querySelectorAll('button, input[type="submit"]')].find(visible);
 
-  const roleWords = /\b(admin|administrator|viewer|editor|owner|member|manager|analyst|guest)\b/i;
-  const roleHint = banner ? [...banner.querySelectorAll('span, small, em, strong, [class*="role" i], [class*="pill" i], [class*="badge" i]')]
-    .map((el) => clean(el.textContent, 30)).find((text) => roleWords.test(text) && text.length < 30) || null : null;
-  const tenantSelect = [...document.querySelectorAll('select')].find((el) => visible(el) && /workspace|tenant|organi[sz]ation|team/i.test(labelOf(el)));
+  // The role, where the page shows it: a role badge or "Role: …" in the header or account menu, else a role word.
+  const account = [...document.querySelectorAll('header, [role="banner"], [data-testid*="user" i], [data-testid*="account" i], [class*="account" i], [class*="user-menu" i], [aria-label*="account" i]')];
+  const roleWords = /\b(admin|administrator|viewer|editor|owner|member|manager|analyst|guest|superuser|moderator|auditor|contributor)\b/i;
+  let roleHint = null;
+  for (const root of account) {
+    const tagged = [...root.querySelectorAll('[data-role], [class*="role" i], [data-testid*="role" i], [aria-label^="role" i]')]
+      .map((el) => clean(el.getAttribute('data-role') || el.textContent, 40)).find((text) => text && text.length < 40);
+    const said = [...root.querySelectorAll('*')].slice(0, 300).map((el) => (clean(el.textContent, 60).match(/^role\s*:\s*(.{2,30})$/i) || [])[1])
+      .find(Boolean);
+    const pill = [...root.querySelectorAll('span, small, em, strong, [class*="pill" i], [class*="badge" i]')]
+      .map((el) => clean(el.textContent, 30)).find((text) => roleWords.test(text) && text.length < 30);
+    roleHint = tagged || said || (pill && pill.match(roleWords)[1]) || null;
+    if (roleHint) break;
+  }
+
+  // A workspace / tenant / organization switcher: a select, or a combobox/menu button with its items.
+  const switchWords = /workspace|tenant|organi[sz]ation|\bteam\b|\baccount\b|\bproject\b/i;
+  const switchSelect = [...document.querySelectorAll('select')].find((el) => visible(el) && switchWords.test(labelOf(el)));
+  let tenant = null;
+  if (switchSelect) {
+    tenant = { kind: 'select', label: labelOf(switchSelect), options: [...switchSelect.options].map((o) => clean(o.textContent, 60)).filter(Boolean).slice(0, 20),
+      current: switchSelect.selectedIndex >= 0 ? clean(switchSelect.options[switchSelect.selectedIndex].textContent, 60) : null };
+  } else {
+    const trigger = [...document.querySelectorAll('[role="combobox"], button[aria-haspopup], [aria-haspopup="menu"], [aria-haspopup="listbox"]')]
+      .find((el) => visible(el) && switchWords.test(el.getAttribute('aria-label') || labelOf(el) || ''));
+    if (trigger) {
+      const list = document.getElementById(trigger.getAttribute('aria-controls') || '') || trigger.parentElement;
+      const items = list ? [...list.querySelectorAll('[role="menuitem"], [role="menuitemradio"], [role="option"]')] : [];
+      tenant = { kind: 'menu', label: clean(trigger.getAttribute('aria-label') || labelOf(trigger), 60),
+        options: items.map((el) => clean(el.textContent, 60)).filter(Boolean).slice(0, 20),
+        current: clean(trigger.innerText || trigger.textContent, 60) || null };
+    }
+  }
+
+  // Feature flags the page can see: bootstrapped attributes, flag SDK bootstrap globals, data-flag attributes and
+  // flag-like localStorage keys. Read only (no SDK call, which could send events), bounded, errors ignored.
+  const flags = new Set();
+  const addFlag = (name, value = true) => {
+    name = clean(String(name == null ? '' : name), 60);
+    if (!name || name.startsWith('$') || flags.size >= 50) return;
+    if (value === false || value === null || value === undefined || value === 0) return;
+    if (typeof value === 'string' && /^(false|off|disabled|control|default|)$/i.test(value.trim())) return;
+    flags.add(value === true || (typeof value === 'string' && /^(true|on|enabled)$/i.test(value)) ? name
+      : (typeof value === 'object' ? name : `${name}=${clean(String(value), 40)}`));
+  };
+  const readFlags = (source, depth = 0) => {
+    if (!source || typeof source !== 'object' || depth > 2) return;
+    if (Array.isArray(source)) {
+      for (const item of source.slice(0, 50)) {
+        if (typeof item === 'string') addFlag(item);
+        else if (item && typeof item === 'object') addFlag(item.name || item.key || item.id, 'enabled' in item ? item.enabled
+          : ('value' in item ? item.value : ('on' in item ? item.on : true)));
+      }
+      return;
+    }
+    for (const nested of ['flags', 'features', 'toggles', 'featureFlags']) {
+      if (source[nested] && typeof source[nested] === 'object') { readFlags(source[nested], depth + 1); return; }
+    }
+    for (const key of Object.keys(source).slice(0, 50)) {
+      const value = source[key];
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        const inner = ['value', 'enabled', 'on', 'defaultValue', 'variation'].find((k) => k in value);
+        if (inner) addFlag(key, value[inner]);
+      } else if (typeof value !== 'function') {
+        addFlag(key, value);
+      }
+    }
+  };
   const flagsAttr = document.body.dataset.featureFlags || (document.querySelector('meta[name="feature-flags"]') || {}).content || '';
+  flagsAttr.split(',').map((f) => f.trim()).filter(Boolean).forEach((f) => addFlag(f));
+  const globals = ['__FEATURE_FLAGS__', 'featureFlags', 'FEATURE_FLAGS', '__FLAGS__', '__LD_BOOTSTRAP__', 'LD_BOOTSTRAP',
+    'ldBootstrap', 'ldFlags', '__UNLEASH_TOGGLES__', 'unleashToggles', '__GROWTHBOOK_FEATURES__', 'growthbookFeatures',
+    'optimizelyFlags', '__SPLIT_TREATMENTS__'];
+  for (const name of globals) {
+    try { const value = Object.getOwnPropertyDescriptor(window, name); if (value && 'value' in value) readFlags(value.value); } catch (e) { /* not readable */ }
+  }
+  for (const name of ['unleash', 'unleashClient']) {  // an Unleash client keeps its toggles as data
+    try { const client = window[name]; if (client && Array.isArray(client.toggles)) readFlags(client.toggles); } catch (e) { /* ignore */ }
+  }
+  for (const el of [...document.querySelectorAll('[data-flag], [data-feature], [data-feature-flag]')].slice(0, 50)) {
+    addFlag(el.getAttribute('data-flag') || el.getAttribute('data-feature') || el.getAttribute('data-feature-flag'));
+  }
+  try {
+    for (let i = 0; i < Math.min(localStorage.length, 100); i++) {
+      const key = localStorage.key(i);
+      if (!/flag|feature|toggle/i.test(key || '')) continue;
+      const raw = localStorage.getItem(key) || '';
+      let value;
+      try { value = JSON.parse(raw.slice(0, 20000)); } catch (e) { value = raw; }
+      if (value && typeof value === 'object') readFlags(value); else addFlag(key.replace(/^(feature|flag|toggle)[-_:.]?/i, '') || key, value);
+    }
+  } catch (e) { /* storage not readable here */ }
+
+  // Links in the page that this user cannot see or use (hidden or disabled): pages that may be role-gated.
+  const hiddenLinks = [...document.querySelectorAll('a[href]')].filter((el) => !visible(el)
+      || el.getAttribute('aria-disabled') === 'true' || /\bdisabled\b/i.test(el.className || ''))
+    .map((el) => ({ name: clean(el.textContent, 60), href: el.getAttribute('href') }))
+    .filter((link) => link.href && !/^(#|mailto:|tel:|javascript:)/i.test(link.href)).slice(0, 20);
 
   const h1 = document.querySelector('h1');
   return {
@@ -128,10 +245,12 @@
     nav, actions: actions.slice(0, 60), forms, searchInputs, filters: filters.slice(0, 30), fileInputs, liveRegions,
     login: { hasPassword: !!password, hasOtp: !!otp && !password, emailLabel: email ? labelOf(email) : null,
       passwordLabel: password ? labelOf(password) : null, otpLabel: otp ? labelOf(otp) : null,
+      codeCandidateLabel: codeCandidate ? labelOf(codeCandidate) : null,
       submit: loginSubmit ? nameOf(loginSubmit) : null },
-    roleHint: roleHint ? roleHint.match(roleWords)[1].toLowerCase() : null,
-    tenant: tenantSelect ? { label: labelOf(tenantSelect), options: [...tenantSelect.options].map((o) => clean(o.textContent, 60)) } : null,
-    flags: flagsAttr.split(',').map((f) => f.trim()).filter(Boolean),
+    roleHint: roleHint ? roleHint.toLowerCase() : null,
+    tenant,
+    flags: [...flags],
+    hiddenLinks,
     textSample: clean(main.innerText || '', 400),
   };
 }

@@ -19,6 +19,8 @@ class CatalogElement(BaseModel):
     test_id: str | None = None
     locator: LocatorSpec | None = None
     href: str | None = None
+    accept: str | None = Field(default=None, description="A file input's accept attribute (types it takes).")
+    size_limit: str | None = Field(default=None, description="A size limit the page states for a file input.")
 
 
 class FormField(BaseModel):

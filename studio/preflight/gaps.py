@@ -18,7 +18,8 @@ CATEGORIES = ("validation", "permissions", "state_transitions", "concurrency", "
 MUTATING = re.compile(r"\b(add|create|new|edit|save|delete|remove|dismiss|mark|apply|submit|upload|archive)\b", re.I)
 
 
-def page_gaps(catalog: PageCatalog, requires_login: bool, gated: list[dict]) -> list[CoverageGap]:
+def page_gaps(catalog: PageCatalog, requires_login: bool, gated: list[dict], role: str | None = None,
+              nav_paths: set[str] | None = None) -> list[CoverageGap]:
     """Every gap a page invites, before looking at what existing cases cover."""
     base = catalog.path.split("#")[0]
     name = catalog.heading or base
@@ -70,9 +71,12 @@ def page_gaps(catalog: PageCatalog, requires_login: bool, gated: list[dict]) -> 
         gaps.append(CoverageGap(gap_type="permissions", suggestion=(
             f"Open {base} signed out: it must send you to the sign-in page and come back to {base} after it.")))
     for page in gated:
+        hidden = not page.get("in_nav") and page["path"] not in (nav_paths or set())
+        where = " and is hidden from its navigation" if hidden else ""
+        who = f"the {role} role" if role else "the current role"
         gaps.append(CoverageGap(gap_type="permissions", suggestion=(
-            f"{page['path']} answers {page['status']} ({page['heading']}) for the current role and is hidden from "
-            "its navigation: test it with each role (denied for viewers, allowed for admins).")))
+            f"{page['path']} answers {page['status']} ({page['heading']}) for {who}{where}: test it with each role "
+            f"(denied for {role or 'this role'}, allowed for a role that may open it).")))
     return gaps
 
 
@@ -87,10 +91,11 @@ def detect_gaps(run: PreflightRun) -> None:
     gaps: list[CoverageGap] = []
     seen: set[str] = set()
     applicable: set[str] = set()
+    nav_paths = {urlsplit(page.url).path for page in context.ui_map.key_pages if page.url}
     for index, catalog in enumerate(pages):
         base = catalog.path.split("#")[0]
         for gap in page_gaps(catalog, context.auth_state.requires_login and index == 0,
-                             gated if index == 0 else []):
+                             gated if index == 0 else [], context.environment.role, nav_paths):
             applicable.add(gap.gap_type)
             if (gap.gap_type, base) in covered or gap.suggestion in seen:
                 continue

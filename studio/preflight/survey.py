@@ -8,7 +8,7 @@ steps written from it point at exactly one element.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,10 +45,18 @@ class Survey:
     tenant: dict[str, Any] | None
     flags: list[str]
     text_sample: str
+    hidden_links: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def is_login_page(self) -> bool:
+        """A password field, or a field with real one-time-code evidence (a numeric field alone is not a login)."""
         return bool(self.login.get("hasPassword") or self.login.get("hasOtp"))
+
+    def code_label(self, after_password: bool) -> str | None:
+        """The label of the code field: real evidence, or (right after a password) a lone short field."""
+        if self.login.get("hasOtp"):
+            return self.login.get("otpLabel")
+        return self.login.get("codeCandidateLabel") if after_password else None
 
 
 def _role_locator(role: str, name: str) -> LocatorSpec:
@@ -79,7 +87,7 @@ def _elements(raw: list[dict], pairs: Counter, test_ids: Counter, fallbacks: Fal
         role, name, test_id = item.get("role") or "", item.get("name") or "", item.get("testId")
         options = _candidates(role, name, test_id, pairs, test_ids)
         element = CatalogElement(role=role, name=name, test_id=test_id, locator=options[0] if options else None,
-                                 href=item.get("href"))
+                                 href=item.get("href"), accept=item.get("accept"), size_limit=item.get("sizeLimit"))
         fallbacks[id(element)] = options[1:]
         found.append(element)
     return found
@@ -146,7 +154,7 @@ async def survey_page(page: Page, reached_by: str = "", deep: bool = False, stat
     if deep:
         await verify_locators(page, catalog, fallbacks)
     return Survey(catalog=catalog, login=raw["login"], role_hint=raw["roleHint"], tenant=raw["tenant"],
-                  flags=raw["flags"], text_sample=raw["textSample"])
+                  flags=raw["flags"], text_sample=raw["textSample"], hidden_links=raw.get("hiddenLinks") or [])
 
 
 async def verify_locators(page: Page, catalog: PageCatalog, fallbacks: Fallbacks | None = None) -> None:
