@@ -23,7 +23,7 @@ from studio.browser.session import BrowserSession
 from studio.llm import LanguageModel
 from studio.llm.errors import LLMError
 from studio.models.catalog import PageCatalog
-from studio.models.context import Answer, JobKind, JobRecord
+from studio.models.context import SKIPPED, Answer, JobKind, JobRecord
 from studio.models.events import (
     EngineEvent,
     ItemProgress,
@@ -103,10 +103,10 @@ class PlaygroundService(QObject):
         self._tasks.spawn(self.run_answer(job_id, answers), name="playground-resume")
 
     def skip(self, job_id: str) -> None:
-        """Answer every pending question with an empty value: the engine decides whether it can go on."""
+        """Skip every pending question: the engine decides without those answers (and does not ask them again)."""
         job = self._paused(job_id)
         if job is not None:
-            self.answer(job_id, [Answer(key=question.key, value="") for question in job.pending])
+            self.answer(job_id, [Answer(key=question.key, value=SKIPPED) for question in job.pending])
 
     async def run_answer(self, job_id: str, answers: list[Answer]) -> JobRecord | None:
         job = self._paused(job_id)

@@ -80,8 +80,12 @@ class Question(BaseModel):
     options: list[str] | None = None
 
 
+SKIPPED = "(skipped)"
+"""The value of an answer the tester skipped: "decide without my answer" (an empty answer means the same)."""
+
+
 class Answer(BaseModel):
-    """A human answer, keyed by the info it provides (a question's info_needed entry)."""
+    """A human answer, keyed by the info it provides (a question's info_needed entry); SKIPPED when skipped."""
 
     key: str
     value: str

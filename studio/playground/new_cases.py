@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import time
 
+from studio.models.context import SKIPPED
 from studio.models.testcase import Grounding, TestCase
 from studio.playground import templates
 from studio.playground.grounding import base_path, field_specs, step_number
 from studio.playground.main_job import MainJob, duplicate_of, new_id
 from studio.playground.templates import Draft
 from studio.playground.wording import reword_cases
+from studio.preflight.entry_points import AREA
 
 # The seed's order: gaps first (in its category order), then nice-to-have.
 GAP_ORDER = ("validation", "permissions", "state_transitions", "concurrency", "search_filter_sort_pagination",
@@ -22,7 +24,11 @@ def area_paths(main: MainJob, area: str | None = None) -> list[str]:
     """The pages in scope: the preflight's validated entry points (never guessed again), or a given path."""
     if area:
         return [area]
-    points = [p for p in main.job.context.candidate_entry_points if p.url and p.confidence >= 0.5]
+    context = main.job.context
+    points = [p for p in context.candidate_entry_points if p.url and p.confidence >= 0.5]
+    if not points and context.answer(AREA) == SKIPPED and context.candidate_entry_points:
+        # The tester skipped the area question: the best guess, with its confidence said in the job's notes.
+        points = [p for p in context.candidate_entry_points[:1] if p.url]
     return list(dict.fromkeys(p.url.split("#")[0] for p in points))
 
 

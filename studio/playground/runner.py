@@ -10,7 +10,7 @@ from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.llm.errors import BudgetExhausted
-from studio.models.context import Answer, JobKind, JobRecord
+from studio.models.context import SKIPPED, Answer, JobKind, JobRecord
 from studio.models.events import MainJobCompleted, MainJobStarted, PreflightQuestion
 from studio.models.llm import JobBudget
 from studio.playground.edit import edit_test_cases, targets
@@ -18,6 +18,7 @@ from studio.playground.main_job import Cancelled, MainJob
 from studio.playground.new_cases import area_paths, new_test_cases
 from studio.playground.suites import new_testsuite
 from studio.preflight.access import reach_stable_state
+from studio.preflight.entry_points import AREA
 from studio.preflight.job import Preflight, browser_stopped
 from studio.preflight.run import NeedAnswers, PreflightRun, add_answers
 from studio.store.project import ProjectFile
@@ -98,9 +99,17 @@ class Playground:
         kind = main.job.kind
         if kind == "new_test_case":
             paths = area_paths(main)
+            points = main.job.context.candidate_entry_points
+            if main.job.context.answer(AREA) == SKIPPED and points:
+                main.notes.append(f"The area question was skipped: the cases are for the best guess {points[0].label} "
+                                  f"({points[0].url}, confidence {points[0].confidence:.2f}).")
             cases = await new_test_cases(main, paths)
+            if not paths:
+                blockers = main.job.context.auth_state.blockers
+                why = blockers[0] if blockers else "the browser could not confirm any page for the request."
+                return {"cases": [], "summary": f"Created no cases: no area was validated. {why}"}
             return {"cases": [c.id for c in cases], "summary": f"Created {len(cases)} case(s) for "
-                    f"{', '.join(paths) or 'no validated area'}; {len(main.skipped)} duplicate(s) skipped."}
+                    f"{', '.join(paths)}; {len(main.skipped)} duplicate(s) skipped."}
         if kind == "new_testsuite":
             suites = await new_testsuite(main)
             return {"suites": [s.id for s in suites], "summary": f"Created {len(suites)} suite(s) with "

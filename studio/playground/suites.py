@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from studio.models.catalog import PageCatalog
-from studio.models.context import PendingQuestion
+from studio.models.context import SKIPPED, PendingQuestion
 from studio.models.testcase import TestSuite
 from studio.playground.grounding import base_path, step_number
 from studio.playground.main_job import MainJob, new_id
@@ -18,6 +18,7 @@ from studio.preflight.run import NeedAnswers
 CHOICE = "suites"
 ALL = "All of the proposed suites"
 MAX_CANDIDATES, MIN_CANDIDATES = 5, 2
+AUTO_APPROVED = 1
 
 
 def richness(catalog: PageCatalog) -> float:
@@ -68,7 +69,13 @@ async def new_testsuite(main: MainJob) -> list[TestSuite]:
     answer = main.job.context.answer(CHOICE)
     if not answer:
         raise ask(main, proposed)
-    picked = chosen(answer, proposed)
+    if answer == SKIPPED:
+        # Seed 000, two-pass generation: "auto-approve if user is silent" — the top candidate, said in the notes.
+        picked = proposed[:AUTO_APPROVED]
+        main.notes.append(f"The suite question was skipped: auto-approved the top candidate "
+                          f"({', '.join(c['module'] for c in picked) or 'none'}).")
+    else:
+        picked = chosen(answer, proposed)
     if not picked:
         main.job.context.answers = [a for a in main.job.context.answers if a.key != CHOICE]
         raise ask(main, proposed)

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from studio.browser.urls import normalize_url
 from studio.models.context import PendingQuestion
-from studio.preflight.run import NeedAnswers, PreflightRun, origin_of
+from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, origin_of
 
 KEY = "base_url"
 
@@ -62,6 +62,10 @@ def _app_root(final_url: str) -> str:
 async def resolve_base_url(run: PreflightRun) -> None:
     context = run.context
     given = run.answer(KEY) or run.job.start_url
+    if run.skipped(KEY) and not await _answers(run, given):
+        # Skipped: nothing else to try. Say so instead of asking the same question again.
+        raise Blocked(f"No page answered at {given or 'the URL given'} and the base URL question was skipped, so "
+                      "nothing could be checked. Start the job again with the address where the app runs.")
     if not given:
         cached = run.project.jobs.list() if run.project else []
         options = sorted({job.context.resolved_base_url for job in cached if job.context.resolved_base_url})
@@ -100,6 +104,17 @@ async def resolve_base_url(run: PreflightRun) -> None:
     raise NeedAnswers([PendingQuestion.make(
         KEY, "Base URL", f"Nothing usable answered at {given} (tried: {'; '.join(tried)}). Where does the app run?",
         "Without a working base URL no page can be checked.", options=options, kind="choice" if options else "text")])
+
+
+async def _answers(run: PreflightRun, url: str | None) -> bool:
+    """Whether `url` opens at all (a skipped base URL question leaves only the given one to try)."""
+    if not url:
+        return False
+    try:
+        status, _survey = await run.visit(normalize_url(url), reached_by="the URL given")
+    except ValueError:
+        return False
+    return status is not None and status < 400
 
 
 def _first_status(tried: list[str]) -> str:

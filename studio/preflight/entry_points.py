@@ -58,9 +58,21 @@ def score(request: str, label: str, path: str) -> float:
     return len(wanted & have) / len(wanted)
 
 
+def _area_question(run: PreflightRun, options: list[str], why: str) -> NeedAnswers:
+    return NeedAnswers([PendingQuestion.make(
+        AREA, "Which area?", f"Which part of the app is \"{run.job.request}\" about?", why, options=options or None)])
+
+
+def _map_options(run: PreflightRun, pool: list[tuple[str, str, str]]) -> list[str]:
+    """The pages of the UI map to choose from (the key pages first, then other surveyed pages)."""
+    names = [page.name for page in run.context.ui_map.key_pages] + [label for label, _, _ in pool]
+    return list(dict.fromkeys(name for name in names if name))[:8]
+
+
 async def find_entry_points(run: PreflightRun) -> None:
     run.objective = "find_entry_points"
     context, request = run.context, run.answer(AREA) or run.job.request
+    skipped = run.skipped(AREA)
     pool = candidates(run)
     if not request.strip():
         # No area asked for: every key page is an entry point; nothing to validate beyond the map.
@@ -69,19 +81,46 @@ async def find_entry_points(run: PreflightRun) -> None:
         context.confidence.entry_points = 0.6 if pool else 0.0
         return
     ranked = sorted(((score(request, label, path), label, path, reach) for label, path, reach in pool), reverse=True)
+    best_guess = ranked[:1]
     ranked = [item for item in ranked if item[0] > 0][:MAX_VALIDATED]
     if not ranked or ranked[0][0] < ASK_BELOW:
-        options = [label for _, label, _, _ in ranked] or [label for label, _, _ in pool[:6]]
-        raise NeedAnswers([PendingQuestion.make(
-            AREA, "Which area?", f"Which part of the app is \"{run.job.request}\" about?",
-            f"No page matches the request clearly (best guess: {ranked[0][1] if ranked else 'none'}); guessing "
-            "would ground the cases in the wrong place.", options=options or None)])
+        if not skipped:
+            options = [label for _, label, _, _ in ranked] or [label for label, _, _ in pool[:6]]
+            raise _area_question(run, options, f"No page matches the request clearly (best guess: "
+                                 f"{ranked[0][1] if ranked else 'none'}); guessing would ground the cases in the "
+                                 "wrong place.")
+        ranked = ranked or best_guess
+        if ranked:
+            run.note(f"The area question was skipped: best guess {ranked[0][1]} ({ranked[0][2]}), "
+                     f"matching the request at {ranked[0][0]:.2f}.")
+    entry_points = await _validate(run, request, ranked)
+    entry_points.sort(key=lambda point: point.confidence, reverse=True)
+    context.candidate_entry_points = entry_points
+    context.confidence.entry_points = entry_points[0].confidence if entry_points else 0.0
+    best = entry_points[0] if entry_points else None
+    if best is None or best.confidence >= ASK_BELOW:
+        return
+    # Confidence-gated escalation after validation: the browser did not confirm the area (a 404, a page without
+    # the key UI). Ask with the map's pages as choices instead of writing cases for no validated area.
+    said = f"the best entry point, {best.label} ({best.url}), has confidence {best.confidence:.2f} after the visit"
+    if skipped or run.answer(AREA) or context.auth_state.blockers:
+        why = "the area question was skipped" if skipped else "the area was answered" if run.answer(AREA) \
+            else context.auth_state.blockers[0].rstrip(".")
+        run.note(f"Low confidence kept: {said}; {why}.")
+        return
+    options = [name for name in _map_options(run, pool) if name != best.label] or _map_options(run, pool)
+    raise _area_question(run, options, f"The browser could not confirm the area: {said}.")
+
+
+async def _validate(run: PreflightRun, request: str, ranked: list[tuple[float, str, str, str]]) -> list[EntryPoint]:
+    """Visit each candidate; its confidence is what the browser saw (status, heading, controls), not the words."""
     entry_points = []
     for value, label, path, reach in ranked:
         run.progress(f"Validating {label} ({path})")
         status, survey = await run.visit(run.url(path), reached_by=reach, deep=True, screenshot=True)
-        if survey is None or (status or 0) >= 400:
-            run.note(f"Entry point {label} ({path}) answered {status}.")
+        if survey is None or (status or 0) >= 400 or survey.is_login_page:
+            said = "the login page (signed out)" if survey is not None and survey.is_login_page else status
+            run.note(f"Entry point {label} ({path}) answered {said}.")
             entry_points.append(EntryPoint(label=label, url=path, click_path=reach, confidence=round(value * 0.3, 2)))
             continue
         has_ui = bool(survey.catalog.heading and (survey.catalog.actions or survey.catalog.forms))
@@ -95,6 +134,4 @@ async def find_entry_points(run: PreflightRun) -> None:
             await walk_wizard(run, survey)
         if confidence >= 0.85:
             break  # confident enough: stop early, the budget is better spent elsewhere
-    entry_points.sort(key=lambda point: point.confidence, reverse=True)
-    context.candidate_entry_points = entry_points
-    context.confidence.entry_points = entry_points[0].confidence if entry_points else 0.0
+    return entry_points

@@ -26,7 +26,7 @@ from studio.preflight.changes import detect_changes
 from studio.preflight.entry_points import find_entry_points
 from studio.preflight.gaps import detect_gaps
 from studio.preflight.mapping import build_ui_map
-from studio.preflight.run import NeedAnswers, PreflightRun, add_answers, now_ms
+from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, add_answers, now_ms
 from studio.store.project import ProjectFile
 
 log = logging.getLogger(__name__)
@@ -108,6 +108,8 @@ class Preflight:
             return self._pause(run, asked)
         except BudgetExhausted as spent:
             return self._end(run, "budget_exhausted", str(spent))
+        except Blocked as blocked:
+            return self._end(run, "failed", str(blocked))
         except Cancelled:
             return self._end(run, "cancelled", "Cancelled by the tester; what was found so far is kept.")
         except (SessionClosedError, PlaywrightError) as error:

@@ -15,10 +15,14 @@ from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
 from studio.llm.safety import OriginPolicy
 from studio.models.catalog import PageCatalog
-from studio.models.context import Answer, ContextCollection, JobRecord, PendingQuestion
+from studio.models.context import SKIPPED, Answer, ContextCollection, JobRecord, PendingQuestion
 from studio.models.events import PreflightProgress
 from studio.preflight.survey import Survey, survey_page
 from studio.store.project import ProjectFile
+
+
+class Blocked(Exception):
+    """Nothing can be decided without the skipped answer (e.g. where the app runs): the job ends with this sentence."""
 
 
 class NeedAnswers(Exception):
@@ -36,9 +40,15 @@ ALLOW, DONT_ALLOW = "Allow", "Don't allow"
 
 
 def add_answers(job: JobRecord, answers: list[Answer], secrets: dict[str, str]) -> None:
-    """Record the tester's answers in the job; secrets go to `secrets` (memory) and a placeholder to the job."""
+    """Record the tester's answers in the job; secrets go to `secrets` (memory) and a placeholder to the job.
+
+    An empty answer is a skipped one: it is kept as SKIPPED, so the job decides without it instead of asking again.
+    """
     for answer in answers:
-        if answer.key in SECRET_KEYS:
+        if not answer.value.strip() or answer.value == SKIPPED:
+            secrets.pop(answer.key, None)
+            job.context.answers.append(Answer(key=answer.key, value=SKIPPED))
+        elif answer.key in SECRET_KEYS:
             secrets[answer.key] = answer.value
             job.context.answers.append(Answer(key=answer.key, value=SECRET_PLACEHOLDER))
         else:
@@ -70,11 +80,15 @@ class PreflightRun:
     # -- answers ---------------------------------------------------------------------------------
 
     def answer(self, key: str) -> str | None:
-        """An answer by key: secrets from memory, the rest from context_collection.answers."""
+        """An answer by key: secrets from memory, the rest from context_collection.answers (None if skipped)."""
         if key in self.secrets:
             return self.secrets[key]
         value = self.context.answer(key)
-        return None if value == SECRET_PLACEHOLDER else value
+        return None if value in (SECRET_PLACEHOLDER, SKIPPED) else value
+
+    def skipped(self, key: str) -> bool:
+        """Whether the tester skipped this question (the latest answer to it): decide without it, do not ask again."""
+        return key not in self.secrets and self.context.answer(key) == SKIPPED
 
     # -- evidence and progress -------------------------------------------------------------------
 
@@ -106,7 +120,7 @@ class PreflightRun:
             return True
         key = f"origin.{origin}"
         said = self.answer(key)
-        if said is None:
+        if said is None and not self.skipped(key):
             raise NeedAnswers([PendingQuestion.make(
                 key, "Leave the app?", f"{url} is on {origin}, outside the app "
                 f"({', '.join(sorted(policy.allowed_origins))}). May the preflight open it?",
@@ -114,7 +128,8 @@ class PreflightRun:
                 options=[ALLOW, DONT_ALLOW])])
         if said == ALLOW:
             return True
-        self.note(f"Did not open {url}: {origin} is outside the app and was not allowed.")
+        why = "the question was skipped" if said is None else "it was not allowed"
+        self.note(f"Did not open {url}: {origin} is outside the app and {why}.")
         return False
 
     async def visit(self, url: str, reached_by: str = "", deep: bool = False,

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.models.context import Answer, PendingQuestion
+from studio.models.context import SKIPPED, Answer, PendingQuestion
 
 SECRET_NOTE = "Kept in memory for this run only; never written to the project file."
 
@@ -106,7 +106,7 @@ class QuestionBox(QFrame):
 class QuestionDialog(QDialog):
     """Up to two questions of one paused job; Answer resumes the job, Skip lets the engine decide without them."""
 
-    answered = Signal(list)  # list[Answer]; Skip gives every question an empty value
+    answered = Signal(list)  # list[Answer]; Skip answers every question with SKIPPED ("decide without me")
     dismissed = Signal()  # closed without answering: the job stays paused
 
     def __init__(self, questions: list[PendingQuestion], job_label: str = "", parent: QWidget | None = None) -> None:
@@ -156,7 +156,7 @@ class QuestionDialog(QDialog):
         self._decide(self.answers())
 
     def skip(self) -> None:
-        self._decide([Answer(key=box.pending.key, value="") for box in self.boxes])
+        self._decide([Answer(key=box.pending.key, value=SKIPPED) for box in self.boxes])
 
     def _decide(self, answers: list[Answer]) -> None:
         self._decided = True

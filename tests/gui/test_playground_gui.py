@@ -257,3 +257,29 @@ def test_new_suite_paused_at_its_choice_resumes_after_the_studio_is_reopened(qlo
             await close_studio(services, window)
 
     qloop.run_until_complete(scenario())
+
+
+@pytest.mark.timeout(120)
+def test_skip_in_the_question_dialog_lets_the_job_decide_without_the_answers(qloop, demo, tmp_path):
+    from studio.models.context import SKIPPED
+
+    async def scenario():
+        services, window = open_studio(tmp_path)
+        service = services.playground
+        try:
+            front = await start_new_cases(services, window, demo)
+            dialog = await question_dialog(front)
+            assert dialog.skip_button.isEnabled()
+            dialog.skip_button.click()  # "decide without my answer": the login is skipped
+            await until(lambda: service.job is not None and service.job.status not in ("running", "paused")
+                        and not service.running, timeout=90, what="the job to end")
+            job = service.job
+            assert job.status == "completed", job.message
+            assert front.question_dialog is None or not front.question_dialog.isVisible()  # not asked again
+            assert {(a.key, a.value) for a in job.context.answers} >= {("credentials.email", SKIPPED),
+                                                                        ("credentials.password", SKIPPED)}
+            assert "login at /login was skipped" in job.message and job.result["cases"] == []
+        finally:
+            await close_studio(services, window)
+
+    qloop.run_until_complete(scenario())

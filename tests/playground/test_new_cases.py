@@ -156,3 +156,16 @@ async def test_a_spent_main_job_budget_ends_cleanly_and_keeps_the_preflight(tmp_
         assert bench.types()[-1] == "main_job_completed"
     finally:
         await bench.close()
+
+
+async def test_skipping_the_suite_question_auto_approves_the_top_candidate(bench, demo):
+    from studio.models.context import SKIPPED
+
+    user = demo.create_user()
+    job = await bench.run("new_testsuite", demo, user, answers=[("suites", SKIPPED)])
+    assert job.status == "completed", job.message
+    proposed = job.state["main"]["proposed"]
+    suites = bench.project.cases.suites()
+    assert [s.module for s in suites] == [proposed[0]["module"]] and job.result["cases"]
+    assert any("suite question was skipped: auto-approved" in note for note in job.result["notes"])
+    assert bench.types().count("preflight_question") == 2  # the login, then the suites once; never again

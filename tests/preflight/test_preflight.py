@@ -197,3 +197,35 @@ async def test_feature_flags_the_app_announces_are_in_the_environment(harness, d
     assert job.status == "completed"
     assert "new_cta_labels" in job.context.environment.feature_flags
     assert job.context.environment.role == "viewer"
+
+
+async def test_skipping_the_login_maps_the_public_pages_and_records_a_blocker(harness, demo):
+    from studio.models.context import SKIPPED
+
+    job = await harness.preflight.start(demo.base_url, request="disputes wizard")
+    assert [q.key for q in job.pending] == ["credentials.email", "credentials.password"]
+    # Skip: the dialog and an answers file with empty values mean the same ("decide without my answer")
+    job = await harness.preflight.resume(job, [Answer(key="credentials.email", value=SKIPPED),
+                                               Answer(key="credentials.password", value="")])
+    assert job.status == "completed", (job.message, [q.key for q in job.pending])
+    assert {(a.key, a.value) for a in job.context.answers} >= {("credentials.email", SKIPPED),
+                                                                ("credentials.password", SKIPPED)}
+    assert job.context.auth_state.requires_login
+    assert any("login at /login was skipped" in b for b in job.context.auth_state.blockers)
+    assert harness.types().count("preflight_question") == 1  # not asked again
+    assert job.context.confidence.entry_points < 0.5  # /disputes is behind the login: not validated, said so
+    assert any("login page (signed out)" in note for note in job.context.evidence.notes)
+
+
+async def test_skipping_the_area_question_goes_on_with_the_best_guess(harness, demo):
+    from studio.models.context import SKIPPED
+
+    user = demo.create_user()
+    job = await harness.preflight.start(demo.base_url, request="dispute billing reconciliation")
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "paused" and job.pending[0].key == "area"
+    job = await harness.preflight.resume(job, [Answer(key="area", value=SKIPPED)])
+    assert job.status == "completed", job.pending
+    best = job.context.candidate_entry_points[0]
+    assert best.url == "/disputes"
+    assert any(note.startswith("The area question was skipped: best guess") for note in job.context.evidence.notes)
