@@ -1,4 +1,5 @@
-"""The studio's own settings (browser, headless, viewport, recent projects), kept as JSON outside any project.
+"""The studio's own settings (browser, headless, viewport, recent projects, model, job budgets), kept as JSON outside
+any project.
 
 Secrets never go here: API keys live in the environment or the system keyring.
 """
@@ -14,7 +15,7 @@ from platformdirs import user_config_dir
 from pydantic import BaseModel, Field, ValidationError
 
 from studio.models.browser import SessionOptions
-from studio.models.llm import LLMSettings
+from studio.models.llm import JobBudgets, LLMSettings
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,7 @@ class StudioSettings(BaseModel):
     # A Playwright storage state (Session > Save Login State) new sessions start signed in from; None starts fresh.
     storage_state: str | None = None
     llm: LLMSettings = Field(default_factory=LLMSettings)
+    budgets: JobBudgets = Field(default_factory=JobBudgets)
 
     def session_options(self, **overrides: object) -> SessionOptions:
         """SessionOptions for a new browser session built from these settings."""

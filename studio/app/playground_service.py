@@ -185,7 +185,9 @@ class PlaygroundService(QObject):
         session = await self._session()
         if session is None:
             return None
-        self.engine = Playground(session, self.project.project, model=await self._model())
+        budgets = self.settings.budgets
+        self.engine = Playground(session, self.project.project, model=await self._model(), budget=budgets.main,
+                                 preflight_budget=budgets.preflight)
         self._engine_session = session
         return self.engine
 

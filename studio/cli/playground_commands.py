@@ -23,7 +23,7 @@ def _preflight(args: argparse.Namespace) -> int:
     command += ["--request", args.request] if args.request else []
     return run(JobCommand(kind="preflight", project=args.project, url=args.url, request=args.request,
                           answers_file=args.answers, job_id=args.job, as_json=args.json, quiet=args.quiet,
-                          headed=args.headed, command=command))
+                          headed=args.headed, command=command + _budget_args(args), limits=_limits(args)))
 
 
 def _playground(args: argparse.Namespace) -> int:
@@ -35,7 +35,34 @@ def _playground(args: argparse.Namespace) -> int:
         command += [option, value] if value else []
     return run(JobCommand(kind=AGENTS[args.agent], project=args.project, url=args.url, request=args.area or "",
                           case_ids=case_ids, answers_file=args.answers, job_id=args.job, as_json=args.json,
-                          quiet=args.quiet, headed=args.headed, command=command))
+                          quiet=args.quiet, headed=args.headed, command=command + _budget_args(args),
+                          limits=_limits(args)))
+
+
+def _limits(args: argparse.Namespace) -> dict[str, float | None]:
+    return {"max_steps": args.max_steps, "max_seconds": args.max_seconds, "max_tokens": args.max_tokens,
+            "max_cost_usd": args.max_cost}
+
+
+def _budget_args(args: argparse.Namespace) -> list[str]:
+    """The budget flags as given, for the rerun line a paused job prints."""
+    given = []
+    for flag, value in (("--max-steps", args.max_steps), ("--max-seconds", args.max_seconds),
+                        ("--max-tokens", args.max_tokens), ("--max-cost", args.max_cost)):
+        given += [flag, f"{value:g}" if isinstance(value, float) else str(value)] if value is not None else []
+    return given
+
+
+def _positive(kind: type) -> object:
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text} must be above 0")
+        return value
+    return parse
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -46,6 +73,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
                                                    "with the same kind, request and URL)")
     parser.add_argument("--quiet", action="store_true", help="no progress events (JSON lines) on stderr")
     parser.add_argument("--headed", action="store_true", help="show the Chromium window (needs a display)")
+    budget = parser.add_argument_group("job budget", "limits for this run (default: Settings › Model › Job budget); "
+                                       "reaching one stops the job with exit code 4, keeping what it found")
+    budget.add_argument("--max-steps", type=_positive(int), metavar="N", help="browser steps (page visits, clicks)")
+    budget.add_argument("--max-seconds", type=_positive(float), metavar="S", help="wall-clock seconds")
+    budget.add_argument("--max-tokens", type=_positive(int), metavar="N", help="model tokens")
+    budget.add_argument("--max-cost", type=_positive(float), metavar="USD", help="model cost in US dollars")
 
 
 def register(commands: argparse._SubParsersAction) -> None:

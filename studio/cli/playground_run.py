@@ -59,6 +59,7 @@ class JobCommand:
     quiet: bool = False
     headed: bool = False
     command: list[str] = field(default_factory=list)  # the command line to run again, without --answers
+    limits: dict[str, float | None] = field(default_factory=dict)  # --max-* flags over the settings' budgets
 
 
 def run(cmd: JobCommand) -> int:
@@ -114,7 +115,9 @@ async def _drive(cmd: JobCommand, project: ProjectFile, url: str, answers: dict[
     try:
         await session.start()
         model = LanguageModel.from_settings(settings.llm, sink=project.llm_calls.add)
-        playground = Playground(session, project, model=model)
+        budgets = settings.budgets.overridden(**cmd.limits)
+        playground = Playground(session, project, model=model, budget=budgets.main,
+                                preflight_budget=budgets.preflight)
         job = stored or await playground.start(cmd.kind, url, request=cmd.request, case_ids=cmd.case_ids)
         given: set[str] = set()
         while job.status == "paused":

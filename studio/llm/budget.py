@@ -14,7 +14,8 @@ from studio.models.llm import JobBudget, ModelPrice
 
 log = logging.getLogger(__name__)
 
-_RAISE_IT = "everything done so far is kept. Raise the budget in Settings to go further."
+_RAISE_IT = ("everything done so far is kept. To go further, raise the job budget in Settings › Model, or pass "
+             "--max-steps, --max-seconds, --max-tokens or --max-cost to studio preflight / studio playground.")
 
 
 def _dollars(amount: float) -> str:

@@ -62,3 +62,18 @@ class JobBudget(BaseModel):
     max_tokens: int = 60_000
     max_seconds: float = 120.0
     max_cost_usd: float = 0.50
+
+
+class JobBudgets(BaseModel):
+    """The budgets jobs run under, from Settings › Model (or the CLI's --max-* flags): the preflight's, then the
+    playground agent's after it."""
+
+    preflight: JobBudget = Field(default_factory=lambda: JobBudget(max_steps=40, max_seconds=60, max_tokens=20_000,
+                                                                   max_cost_usd=0.10))
+    main: JobBudget = Field(default_factory=lambda: JobBudget(max_steps=40, max_seconds=180, max_tokens=60_000,
+                                                              max_cost_usd=0.50))
+
+    def overridden(self, **limits: float | None) -> JobBudgets:
+        """These budgets with the given limits (max_steps=…, None: unchanged) set on both the preflight and the agent."""
+        given = {key: value for key, value in limits.items() if value is not None}
+        return JobBudgets(preflight=self.preflight.model_copy(update=given), main=self.main.model_copy(update=given))

@@ -12,7 +12,7 @@ from studio.llm.client import LanguageModel
 from studio.llm.errors import BudgetExhausted
 from studio.models.context import SKIPPED, Answer, JobKind, JobRecord
 from studio.models.events import MainJobCompleted, MainJobStarted, PreflightQuestion
-from studio.models.llm import JobBudget
+from studio.models.llm import JobBudget, JobBudgets
 from studio.playground.edit import edit_test_cases, targets
 from studio.playground.main_job import Cancelled, MainJob
 from studio.playground.new_cases import area_paths, new_test_cases
@@ -23,7 +23,7 @@ from studio.preflight.job import Preflight, browser_stopped
 from studio.preflight.run import NeedAnswers, PreflightRun, add_answers
 from studio.store.project import ProjectFile
 
-MAIN_BUDGET = JobBudget(max_steps=40, max_seconds=180, max_tokens=60_000, max_cost_usd=0.50)
+MAIN_BUDGET = JobBudgets().main  # the default; Settings › Model and the CLI flags change it
 
 
 class Playground:

@@ -19,7 +19,7 @@ from studio.llm.budget import Budget
 from studio.llm.errors import BudgetExhausted
 from studio.models.context import Answer, ContextCollection, JobKind, JobRecord
 from studio.models.events import PreflightCompleted, PreflightQuestion, PreflightStarted
-from studio.models.llm import JobBudget
+from studio.models.llm import JobBudget, JobBudgets
 from studio.preflight.access import reach_stable_state
 from studio.preflight.base_url import resolve_base_url
 from studio.preflight.changes import detect_changes
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 OBJECTIVES = ("resolve_base_url", "reach_stable_state", "build_ui_map", "find_entry_points", "detect_changes",
               "detect_gaps")
-PREFLIGHT_BUDGET = JobBudget(max_steps=40, max_seconds=60, max_tokens=20_000, max_cost_usd=0.10)
+PREFLIGHT_BUDGET = JobBudgets().preflight  # the default; Settings › Model and the CLI flags change it
 
 
 class Cancelled(Exception):

@@ -65,7 +65,7 @@ class SettingsDialog(QDialog):
         state_row.addWidget(self.storage_state, 1)
         state_row.addWidget(pick_state)
         form.addRow("Start signed in from:", state_row)
-        self.model_box = ModelSettingsBox(settings.llm, self)
+        self.model_box = ModelSettingsBox(settings.llm, self, budgets=settings.budgets)
         self.key_problem: str | None = None  # a sentence when a typed API key could not be stored
         note = QLabel("Changes apply to the next browser session and the next job.", self)
         note.setStyleSheet("color: gray")
@@ -95,6 +95,7 @@ class SettingsDialog(QDialog):
         settings.viewport = (self.width_box.value(), self.height_box.value())
         settings.storage_state = self.storage_state.text().strip() or None
         self.key_problem = self.model_box.apply(settings.llm)
+        settings.budgets = self.model_box.budgets.budgets()
         return settings
 
 

@@ -180,3 +180,19 @@ def test_bench_preflight_prints_the_numbers_as_json():
     assert run["questions_asked"] == 2 and run["entry_point"]["url"] == "/disputes"
     assert 0 < run["entry_point_confidence"] <= 1 and run["pages_visited"] > 0
     assert {"median_seconds", "median_steps", "targets", "targets_met"} <= set(result)
+
+
+def test_a_budget_flag_ends_the_job_at_that_budget_with_exit_4(demo, tmp_path):
+    user = demo.create_user()
+    creds = tmp_path / "creds.json"
+    creds.write_text(json.dumps(login(user)))
+    done = studio("preflight", demo.base_url, "--project", tmp_path / "p.studio", "--request", REQUEST,
+                  "--answers", creds, "--max-steps", "3", "--quiet")
+    assert done.returncode == 4, done.stderr
+    assert "stopped at its budget of 3 browser steps" in done.stderr
+    assert "Settings › Model" in done.stderr and "--max-steps" in done.stderr
+    with ProjectFile.open(tmp_path / "p.studio") as opened:
+        [job] = opened.jobs.list()
+        assert job.status == "budget_exhausted" and job.state["preflight_usage"]["steps"] == 3
+    refused = studio("preflight", demo.base_url, "--project", tmp_path / "p.studio", "--max-steps", "0")
+    assert refused.returncode == 2 and "must be above 0" in refused.stderr

@@ -119,3 +119,32 @@ def test_a_job_from_the_studio_uses_the_configured_model(qloop, demo, tmp_path, 
                 await close_studio(services, window)
 
     qloop.run_until_complete(scenario())
+
+
+def test_job_budgets_and_prices_are_edited_in_the_model_panel_and_kept(qtbot, tmp_path):
+    from studio.models.llm import JobBudgets
+
+    dialog = SettingsDialog(StudioSettings())
+    qtbot.addWidget(dialog)
+    grid, table = dialog.model_box.budgets, dialog.model_box.prices
+    assert grid.boxes["preflight"]["max_steps"].value() == JobBudgets().preflight.max_steps  # the defaults shown
+    grid.boxes["preflight"]["max_steps"].setValue(12)
+    grid.boxes["main"]["max_cost_usd"].setValue(1.25)
+    # the price table: change a price, add a model in the empty last row
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "gpt-4o-mini")
+    table.item(row, 2).setText("0.9")
+    last = table.rowCount() - 1
+    table.item(last, 0).setText("llama3.1")
+    table.item(last, 1).setText("0.05")
+    assert table.rowCount() == last + 2  # a new empty row for the next model
+    settings = dialog.result_settings()
+    save_settings(settings, tmp_path / "settings.json")
+    loaded = load_settings(tmp_path / "settings.json")
+    assert loaded.budgets.preflight.max_steps == 12 and loaded.budgets.main.max_cost_usd == 1.25
+    assert loaded.budgets.main.max_steps == JobBudgets().main.max_steps  # untouched limits keep their defaults
+    assert loaded.llm.prices["gpt-4o-mini"].output_per_million == 0.9
+    assert loaded.llm.prices["llama3.1"].input_per_million == 0.05
+    again = SettingsDialog(loaded)
+    qtbot.addWidget(again)
+    assert again.model_box.budgets.boxes["preflight"]["max_steps"].value() == 12
+    assert "llama3.1" in again.model_box.prices.prices()

@@ -12,7 +12,8 @@ from studio.llm import Budget, BudgetExhausted, PriceTable
 from studio.models.llm import DEFAULT_PRICES, JobBudget, ModelPrice
 from tests.llm.scripted_server import json_reply, text_reply
 
-KEPT = "everything done so far is kept. Raise the budget in Settings to go further."
+KEPT = ("everything done so far is kept. To go further, raise the job budget in Settings › Model, or pass "
+        "--max-steps, --max-seconds, --max-tokens or --max-cost to studio preflight / studio playground.")
 
 
 class Answer(BaseModel):
