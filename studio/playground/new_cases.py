@@ -43,7 +43,8 @@ def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Dra
     wanted = {gap.gap_type for gap in context.coverage_gaps}
     made: dict[str, list[Draft]] = {
         "validation": templates.validation(catalogs, page, login),
-        "permissions": templates.permissions(page, login, gated),
+        "permissions": templates.permissions(page, login, gated, main.job.state.get("login_path"),
+                                             context.environment.role),
         "state_transitions": [*templates.state_transitions(catalogs, page, login),
                               *templates.state_changes(page, login)],
         "concurrency": templates.concurrency(catalogs, page, login),

@@ -160,22 +160,30 @@ def error_states(catalogs: list[PageCatalog], page: PageCatalog, requires_login:
                           "Everything entered is still there, so the user can retry."])]
 
 
-def permissions(page: PageCatalog, requires_login: bool, gated: list[dict]) -> list[Draft]:
+def permissions(page: PageCatalog, requires_login: bool, gated: list[dict], login_path: str | None = None,
+                role: str | None = None) -> list[Draft]:
+    """Signed-out visitors go to the login the preflight found; pages closed to the preflight's role stay closed."""
     drafts = []
     if requires_login:
+        sent = [expect_url(login_path, "The sign-in page opens instead.")] if login_path else []
         drafts.append(Draft(
             title=f"{page.heading}: signed-out visitors are sent to sign in", gap_type="permissions", priority="P1",
             preconditions=["Signed out (no session cookie)."], tags=["permissions", "auth"], page=base_path(page),
-            steps=[navigate(page), expect_url("/login", "The sign-in page opens instead.")],
-            expected_results=[f"The sign-in page opens and, after signing in, returns to {base_path(page)}."]))
+            steps=[navigate(page), *sent],
+            expected_results=[f"The sign-in page{f' ({login_path})' if login_path else ''} opens and, after signing "
+                              f"in, returns to {base_path(page)}."]))
+    who = role or "the role the preflight used"
     for gate in gated:
+        expected = [f"{gate['path']} answers {gate['status']} with '{gate['heading']}'."]
+        if not gate.get("in_nav", False):
+            expected.append(f"No link to {gate['path']} is shown in the navigation of {who}.")
         drafts.append(Draft(
-            title=f"{gate['path']} is denied to viewers", gap_type="permissions", priority="P1",
-            preconditions=["Signed in as a viewer (not an admin)."], tags=["permissions", "roles"], page=gate["path"],
+            title=f"{gate['path']} is denied to {who}", gap_type="permissions", priority="P1",
+            preconditions=[f"Signed in as {who} (without access to {gate['path']})."], tags=["permissions", "roles"],
+            page=gate["path"],
             steps=[CaseStep(action="navigate", url=gate["path"], target=f"the {gate['path']} page"),
                    expect_text(gate["heading"], f"The page says {gate['heading']}.")],
-            expected_results=[f"{gate['path']} answers {gate['status']} with '{gate['heading']}'.",
-                              "No admin link is shown in a viewer's navigation."]))
+            expected_results=expected))
     return drafts
 
 
@@ -201,19 +209,36 @@ def search_and_filters(page: PageCatalog, requires_login: bool) -> list[Draft]:
     return drafts
 
 
+def _upload_files(accept: str | None, limit: str | None) -> tuple[str, str, str]:
+    """(oversized file, wrong-type file, what the field takes) from the input's accept attribute and the stated
+    limit; nothing invented when the page says nothing."""
+    kinds = [k.strip().lower() for k in (accept or "").split(",") if k.strip()]
+    extension = next((k.lstrip(".") for k in kinds if k.startswith(".")), None)
+    if extension is None and kinds:
+        extension = {"image/*": "png", "image/jpeg": "jpg", "application/pdf": "pdf", "text/csv": "csv",
+                     "text/plain": "txt"}.get(kinds[0], kinds[0].split("/")[-1].split("+")[0])
+    big = f"a .{extension or 'file'} file just over {limit}" if limit else \
+        f"a .{extension} file larger than the app allows" if extension else "a file larger than the app allows"
+    wrong = "notes.txt" if kinds and not any("text" in k or k == ".txt" for k in kinds) else \
+        "archive.zip" if kinds else "a file of a type the app does not take (e.g. an executable)"
+    return big, wrong, ", ".join(kinds) or "the types the page states"
+
+
 def file_upload(page: PageCatalog, requires_login: bool) -> list[Draft]:
     drafts = []
     for upload in page.file_inputs:
         if upload.locator is None:
             continue
+        big, wrong, takes = _upload_files(upload.accept, upload.size_limit)
+        size = f"Files over {upload.size_limit} are refused" if upload.size_limit else "Oversized files are refused"
         drafts.append(Draft(
             title=f"{page.heading}: {upload.name} refuses oversized and wrong-type files", gap_type="file_upload",
             preconditions=_signed_in(requires_login), tags=["upload", "negative"], page=base_path(page),
             steps=[navigate(page), CaseStep(action="upload", target=upload.name, locator=upload.locator,
-                                            data="too-large.png (3 MB)", expected="A size error is shown."),
-                   CaseStep(action="upload", target=upload.name, locator=upload.locator, data="notes.txt",
+                                            data=big, expected="A size error is shown."),
+                   CaseStep(action="upload", target=upload.name, locator=upload.locator, data=wrong,
                             expected="A file-type error is shown.")],
-            expected_results=["Oversized and non-image files are refused with their own messages.",
+            expected_results=[f"{size}, and files other than {takes} are refused, each with its own message.",
                               "Signed out, the upload is refused and asks to sign in."]))
     return drafts
 

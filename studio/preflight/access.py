@@ -14,7 +14,7 @@ import re
 import pyotp
 from playwright.async_api import Error as PlaywrightError
 
-from studio.models.context import PendingQuestion
+from studio.models.context import JobRecord, PendingQuestion
 from studio.preflight.roles import probe_privileged_pages
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, origin_of
 from studio.preflight.survey import Survey
@@ -53,9 +53,11 @@ async def reach_stable_state(run: PreflightRun) -> None:
     if survey.is_login_page:
         context.auth_state.requires_login = True
         survey = await _log_in(run, survey)
-    elif _login_wall_seen_before(run):
+    elif (earlier := _login_wall_seen_before(run)) is not None:
         # Signed in already (this browser kept the session of an earlier job): the app still has a login wall.
         context.auth_state.requires_login = True
+        if earlier.state.get("login_path"):
+            run.job.state.setdefault("login_path", earlier.state["login_path"])
         context.auth_state.hints = "Signed in already (session kept from an earlier job in this project)."
     signed_out = survey.is_login_page
     _read_environment(run, survey)
@@ -65,12 +67,14 @@ async def reach_stable_state(run: PreflightRun) -> None:
     await probe_privileged_pages(run, survey)
 
 
-def _login_wall_seen_before(run: PreflightRun) -> bool:
+def _login_wall_seen_before(run: PreflightRun) -> JobRecord | None:
+    """The latest earlier job on this origin that met a login wall (its login path is this app's too)."""
     if run.project is None:
-        return False
+        return None
     origin = origin_of(run.context.resolved_base_url)
-    return any(job.id != run.job.id and job.context.auth_state.requires_login
-               and origin_of(job.context.resolved_base_url or "") == origin for job in run.project.jobs.list())
+    return next((job for job in reversed(run.project.jobs.list()) if job.id != run.job.id
+                 and job.context.auth_state.requires_login
+                 and origin_of(job.context.resolved_base_url or "") == origin), None)
 
 
 def _go_on_signed_out(run: PreflightRun, survey: Survey, sentence: str) -> Survey:

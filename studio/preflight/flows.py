@@ -19,7 +19,8 @@ from studio.race.locators import resolve
 
 FINAL_ACTIONS = re.compile(r"\b(submit|confirm|pay|place order|delete|send|finish|purchase)\b", re.IGNORECASE)
 PLACEHOLDER = re.compile(r"^(select|choose|pick|--|—)", re.IGNORECASE)
-SAMPLE_TEXT = "Preflight sample: the balance on this account is reported incorrectly."
+# Neutral on purpose (any app, any domain), and long enough for the usual "at least N characters" rules.
+SAMPLE_TEXT = "Sample text entered by the test to move on; any plain sentence will do here."
 
 
 def plausible_value(field: FormField) -> str | None:

@@ -112,11 +112,11 @@ async def test_edit_of_selected_cases_only(bench, demo):
 
 
 async def test_an_unchanged_app_edits_nothing_and_secrets_stay_out_of_the_project(bench, demo):
-    """The agent's own "/admin is denied to viewers" case expects the 403: it is not a change."""
+    """The agent's own "/admin is denied to viewer" case expects the 403: it is not a change."""
     user = demo.create_user()
     await bench.run("new_test_case", demo, user, request="disputes wizard")
     before = {c.id: c.version for c in bench.project.cases.cases()}
-    assert any(c.title == "/admin is denied to viewers" for c in bench.project.cases.cases())
+    assert any(c.title == "/admin is denied to viewer" for c in bench.project.cases.cases())
     job = await bench.run("edit_test_case", demo, user)
     assert job.status == "completed" and job.context.detected_changes == [] and job.result["edits"] == []
     assert {c.id: c.version for c in bench.project.cases.cases()} == before

@@ -169,3 +169,34 @@ async def test_skipping_the_suite_question_auto_approves_the_top_candidate(bench
     assert [s.module for s in suites] == [proposed[0]["module"]] and job.result["cases"]
     assert any("suite question was skipped: auto-approved" in note for note in job.result["notes"])
     assert bench.types().count("preflight_question") == 2  # the login, then the suites once; never again
+
+
+async def test_upload_and_permission_cases_use_what_the_app_states(bench, demo):
+    user = demo.create_user()
+    job = await bench.run("new_test_case", demo, user, request="profile")
+    assert job.status == "completed", job.message
+    cases = bench.project.cases.cases()
+    upload = next(case for case in cases if case.gap_type == "file_upload")
+    # the profile photo field: accept="image/png,…" and "PNG, JPEG, GIF or WebP, up to 2 MB." on the page
+    assert [s.data for s in upload.steps if s.action == "upload"] == ["a .png file just over 2 MB", "notes.txt"]
+    assert "Files over 2 MB" in upload.expected_results[0] and "image/png" in upload.expected_results[0]
+    # signed out: the login page the preflight itself met; gated pages: the role it detected, not a stock name
+    assert job.state["login_path"] == "/login"
+    signed_out = next(case for case in cases if "signed-out" in case.title)
+    assert [s.url for s in signed_out.steps if s.action == "expect_url"] == ["/login"]
+    denied = next(case for case in cases if case.title.startswith("/admin is denied"))
+    assert denied.title == "/admin is denied to viewer" and "Signed in as viewer" in denied.preconditions[0]
+
+
+def test_permission_cases_follow_the_apps_own_login_path_and_role():
+    from studio.models.catalog import PageCatalog
+    from studio.playground.templates import permissions
+
+    page = PageCatalog(url="http://app.test/reports", path="/reports", heading="Reports")
+    gate = {"path": "/manage/users", "status": 403, "heading": "Access denied", "in_nav": True}
+    [signed_out, denied] = permissions(page, True, [gate], login_path="/auth/sign-in", role="support agent")
+    assert [s.url for s in signed_out.steps if s.action == "expect_url"] == ["/auth/sign-in"]
+    assert denied.title == "/manage/users is denied to support agent"
+    assert not any("navigation" in line for line in denied.expected_results)  # the link is in its navigation
+    [without_path] = permissions(page, True, [], login_path=None)
+    assert not any(s.action == "expect_url" for s in without_path.steps)  # no invented /login
