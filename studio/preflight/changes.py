@@ -1,5 +1,11 @@
-"""Objective 5: detect app changes that make stored test cases stale — entry points that redirect or 404,
-buttons that are gone, form fields added/removed/changed, pages that became permission-gated."""
+"""Objective 5: detect app changes that make stored test cases stale — entry points that redirect, 404 or no
+longer answer, pages that became permission-gated or dropped out of the navigation (still answering), buttons that
+are gone, form fields added/removed/changed.
+
+Each change goes to context_collection.detected_changes as the seed's {type, evidence, impacted_testcase_ids};
+its structured details (old and new path, field, nav label) go to the job's state under "change_details", for the
+EDIT agent to act on without reading the English evidence.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +24,9 @@ from studio.race.locators import resolve
 
 # Steps after one of these may be on another page (or another wizard step): not checked on the entry page.
 PAGE_CHANGING = ("navigate",)
+NAV_PREFIX = "Top nav › "
+Findings = dict[tuple[str, str], list[str]]
+Details = dict[tuple[str, str], dict]
 
 
 def entry_path(case: TestCase) -> str | None:
@@ -39,6 +48,18 @@ def _closest(name: str, catalogs: list[PageCatalog]) -> str | None:
     return match[0] if match else None
 
 
+def _nav_labels_before(run: PreflightRun) -> dict[str, str]:
+    """Path -> top-navigation label, as earlier jobs of this project mapped the app."""
+    labels: dict[str, str] = {}
+    for job in run.project.jobs.list() if run.project else []:
+        if job.id == run.job.id:
+            continue
+        for page in job.context.ui_map.key_pages:
+            if page.url and page.how_to_reach.startswith(NAV_PREFIX):
+                labels[urlsplit(page.url).path or "/"] = page.how_to_reach.removeprefix(NAV_PREFIX)
+    return labels
+
+
 async def detect_changes(run: PreflightRun) -> None:
     run.objective = "detect_changes"
     if run.project is None:
@@ -50,7 +71,10 @@ async def detect_changes(run: PreflightRun) -> None:
         path = entry_path(case)
         if path:
             by_entry[path].append(case)
-    findings: dict[tuple[str, str], list[str]] = defaultdict(list)
+    findings: Findings = defaultdict(list)
+    details: Details = {}
+    nav_before = _nav_labels_before(run)
+    nav_now = set(run.context.ui_map.top_nav)
     for path, group in by_entry.items():
         if not run.may_open(run.url(path)):
             continue  # the tester did not allow leaving the app: nothing is known about that page
@@ -59,36 +83,44 @@ async def detect_changes(run: PreflightRun) -> None:
         path = urlsplit(path).path or "/"
         final = urlsplit(run.page.url).path if survey else None
         if survey is None:
-            _add(findings, "entry_point_unreachable", f"{path} did not answer.", group)
+            _add(findings, details, "entry_point_unreachable", f"{path} did not answer.", group, path=path)
             continue
         if status in (401, 403):
             # A case that expects this very denial (a permissions case) is not made stale by it.
             denied = [case for case in group if not _expects(case, survey.catalog.heading)]
             if denied:
-                _add(findings, "permission_changed", f"{path} now answers {status} ({survey.catalog.heading}).",
-                     denied)
+                _add(findings, details, "permission_changed",
+                     f"{path} now answers {status} ({survey.catalog.heading}).", denied, path=path, status=status)
             continue
         if status == 404:
-            _add(findings, "entry_point_missing", f"{path} now answers 404 ({survey.catalog.heading}).", group)
+            _add(findings, details, "entry_point_missing", f"{path} now answers 404 ({survey.catalog.heading}).",
+                 group, path=path, status=status)
             continue
         if final and final != path:
-            _add(findings, "entry_point_redirected", f"{path} now redirects to {final}.", group)
+            _add(findings, details, "entry_point_redirected", f"{path} now redirects to {final}.", group,
+                 old=path, new=final)
+        label = nav_before.get(path)
+        if label and label not in nav_now and final == path and (status or 200) < 400:
+            _add(findings, details, "entry_point_hidden", f"{path} still answers {status or 200} but the top "
+                 f"navigation no longer links to it (it was '{NAV_PREFIX}{label}').", group, path=path,
+                 nav_label=label)
         wizard_walked = any(key.startswith(f"{final or path}#step-") for key in run.catalogs)
         if not wizard_walked and any(form.step_text for form in survey.catalog.forms):
             await walk_wizard(run, survey)  # cases go past step 1: compare them with every step as it is now
         here = [catalog for key, catalog in run.catalogs.items() if key.split("#")[0] in (path, final)]
         for case in group:
-            await _check_elements(run, case, here, findings)
-            _check_fields(case, here, findings)
+            await _check_elements(run, case, here, findings, details)
+            _check_fields(case, here, findings, details)
     run.context.detected_changes = [
         DetectedChange(type=kind, evidence=evidence, impacted_testcase_ids=sorted(set(ids)))
         for (kind, evidence), ids in findings.items()]
+    run.job.state["change_details"] = [{**details[key], "case_ids": sorted(set(ids))} for key, ids in findings.items()]
     if findings:
         run.note(f"{len(findings)} change(s) affect {len({i for ids in findings.values() for i in ids})} stored case(s).")
 
 
-async def _check_elements(run: PreflightRun, case: TestCase, here: list[PageCatalog],
-                          findings: dict[tuple[str, str], list[str]]) -> None:
+async def _check_elements(run: PreflightRun, case: TestCase, here: list[PageCatalog], findings: Findings,
+                          details: Details) -> None:
     known = {element.locator.python() for catalog in here for element in [*catalog.actions, *catalog.nav,
              *[f for form in catalog.forms for f in form.fields], *[form.submit for form in catalog.forms if form.submit]]
              if element and element.locator}
@@ -109,7 +141,7 @@ async def _check_elements(run: PreflightRun, case: TestCase, here: list[PageCata
         closest = _closest(step.target or step.locator.steps[-1].name or "", here) if step.target else None
         evidence = f"{label} ({step.locator.python()}) is no longer on {here[0].path.split('#')[0] if here else '?'}"
         evidence += f"; the page now has '{closest}'." if closest else "."
-        _add(findings, "element_missing", evidence, [case])
+        _add(findings, details, "element_missing", evidence, [case], target=label, closest=closest)
         break  # the steps after a missing element cannot be reached as written
 
 
@@ -118,23 +150,28 @@ def _expects(case: TestCase, heading: str | None) -> bool:
                                  for step in case.steps)
 
 
-def _check_fields(case: TestCase, here: list[PageCatalog], findings: dict[tuple[str, str], list[str]]) -> None:
+def _check_fields(case: TestCase, here: list[PageCatalog], findings: Findings, details: Details) -> None:
     expected = {spec.name: spec for spec in case.grounding.form_fields}
     if not expected:
         return
     now = _catalog_fields(here)
     for name, spec in now.items():
         if name not in expected and spec.required:
-            _add(findings, "form_field_added", f"The form now has a required field '{name}' ({spec.type}).", [case])
+            _add(findings, details, "form_field_added", f"The form now has a required field '{name}' ({spec.type}).",
+                 [case], field=name, now=spec.model_dump())
     for name, spec in expected.items():
         current = now.get(name)
         if current is None:
-            _add(findings, "form_field_removed", f"The field '{name}' is gone from the form.", [case])
+            _add(findings, details, "form_field_removed", f"The field '{name}' is gone from the form.", [case],
+                 field=name, was=spec.model_dump())
         elif (current.type, current.required) != (spec.type, spec.required):
-            _add(findings, "form_field_changed",
+            _add(findings, details, "form_field_changed",
                  f"'{name}' was {spec.type}{', required' if spec.required else ''}; now {current.type}"
-                 f"{', required' if current.required else ''}.", [case])
+                 f"{', required' if current.required else ''}.", [case], field=name, was=spec.model_dump(),
+                 now=current.model_dump())
 
 
-def _add(findings: dict[tuple[str, str], list[str]], kind: str, evidence: str, cases: list[TestCase]) -> None:
+def _add(findings: Findings, details: Details, kind: str, evidence: str, cases: list[TestCase], **detail) -> None:
+    """Record a change for `cases`: the seed's evidence sentence, and its details for the EDIT agent."""
     findings[(kind, evidence)].extend(case.id for case in cases)
+    details.setdefault((kind, evidence), {"type": kind, **detail})

@@ -25,7 +25,9 @@ class FixtureApp:
     """The app on 127.0.0.1 (free port) in a daemon thread; `knobs` change what it serves."""
 
     def __init__(self) -> None:
-        self.knobs: dict[str, Any] = {"hide_team_link": False, "team_fields": ["Name", "Email"]}
+        # team_fields: (label, input type, required) of the Invite form on /team
+        self.knobs: dict[str, Any] = {"hide_team_link": False,
+                                      "team_fields": [("Name", "text", True), ("Email", "email", True)]}
         self.base_url = ""
         self.posts: list[str] = []  # every POST the app received (preflight must never submit a form)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -67,8 +69,9 @@ class FixtureApp:
 </form>""")
 
     async def team(self, request: web.Request) -> web.Response:
-        fields = "".join(f'<label for="f{i}">{name}</label><input id="f{i}" name="f{i}" required>'
-                         for i, name in enumerate(self.knobs["team_fields"]))
+        fields = "".join(f'<label for="f{i}">{name}</label><input id="f{i}" name="f{i}" type="{kind}"'
+                         f'{" required" if required else ""}>'
+                         for i, (name, kind, required) in enumerate(self.knobs["team_fields"]))
         return self.page(request, "Team", f'<form aria-label="Invite">{fields}<button type="submit">Invite</button>'
                          "</form>")
 

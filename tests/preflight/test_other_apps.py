@@ -61,3 +61,43 @@ async def test_an_entry_point_that_answers_404_after_the_visit_asks_which_page(h
     assert "Transfers" in options and "Reports" not in options
     job = await harness.preflight.resume(job, [Answer(key="area", value="Transfers")])
     assert job.status == "completed" and job.context.candidate_entry_points[0].url == "/transfers"
+
+
+def stored_case(case_id, base_url, path, fields=()):
+    import time
+
+    from studio.models.testcase import CaseStep, FieldSpec, Grounding, TestCase
+
+    return TestCase(id=case_id, title=f"{path} as written", steps=[CaseStep(action="navigate", url=path)],
+                    expected_results=["as written"], priority="P2", gap_type="happy_path", status="active",
+                    origin="tester", updated_at=time.time() * 1000,
+                    grounding=Grounding(page_url=base_url + path,
+                                        form_fields=[FieldSpec(name=n, type=t, required=r) for n, t, r in fields]))
+
+
+async def test_change_detection_on_a_changed_app(harness, app):
+    workspace = [Answer(key="tenant", value="Acme Corp")]
+    first = await harness.preflight.resume(await harness.preflight.start(app.base_url), workspace)
+    assert first.status == "completed" and "Team" in first.context.ui_map.top_nav
+    for case in (stored_case("t-team", app.base_url, "/team", [("Name", "text", True), ("Email", "email", True)]),
+                 stored_case("t-users", app.base_url, "/manage/users"),
+                 stored_case("t-reports", app.base_url, "/reports"),
+                 stored_case("t-broken", app.base_url, "/broken")):
+        harness.project.cases.save_case(case, "tester", "written by hand")
+    # a deploy: the Team link leaves the navigation (the page still answers 200) and its form changes
+    app.knobs.update(hide_team_link=True, team_fields=[("Name", "text", False), ("Phone", "tel", True)])
+
+    job = await harness.preflight.resume(await harness.preflight.start(app.base_url), workspace)
+    assert job.status == "completed", job.pending
+    found = {(c.type, tuple(c.impacted_testcase_ids)) for c in job.context.detected_changes}
+    assert found == {("entry_point_hidden", ("t-team",)), ("form_field_changed", ("t-team",)),
+                     ("form_field_removed", ("t-team",)), ("form_field_added", ("t-team",)),
+                     ("permission_changed", ("t-users",)), ("entry_point_missing", ("t-reports",)),
+                     ("entry_point_unreachable", ("t-broken",))}
+    hidden = next(c for c in job.context.detected_changes if c.type == "entry_point_hidden")
+    assert "/team still answers 200" in hidden.evidence and "Top nav › Team" in hidden.evidence
+    # the structured details sit beside the seed's evidence, in the job's state
+    details = {d["type"]: d for d in job.state["change_details"]}
+    assert details["form_field_removed"]["field"] == "Email" and details["form_field_added"]["field"] == "Phone"
+    assert details["form_field_changed"]["was"]["required"] and not details["form_field_changed"]["now"]["required"]
+    assert details["entry_point_hidden"]["nav_label"] == "Team" and details["permission_changed"]["status"] == 403
