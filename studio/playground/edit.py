@@ -9,7 +9,6 @@ marked stale with the reason.
 from __future__ import annotations
 
 import difflib
-import re
 from urllib.parse import urlsplit
 
 from studio.models.catalog import CatalogElement, FormField, PageCatalog
@@ -18,7 +17,6 @@ from studio.playground.grounding import base_path, fill, field_specs
 from studio.playground.main_job import MainJob
 from studio.preflight.changes import entry_path
 
-REDIRECT = re.compile(r"^(?P<old>\S+) now redirects to (?P<new>\S+)\.$")
 SIMILAR_ENOUGH = 0.6
 
 
@@ -97,28 +95,35 @@ def _replacement(step: CaseStep, elements: list[CatalogElement | FormField], bef
     return scored[0][1] if scored and scored[0][0] >= SIMILAR_ENOUGH else None
 
 
+def _details(main: MainJob, case_id: str | None = None) -> list[dict]:
+    """The preflight's structured change details (job state), for one case or all."""
+    found = main.job.state.get("change_details") or []
+    return [d for d in found if case_id is None or case_id in d.get("case_ids", [])]
+
+
 def edit_case(main: MainJob, case: TestCase) -> tuple[TestCase, list[str]]:
     """The case as it should be now, and the reasons (an empty list: nothing to change)."""
     after = case.model_copy(deep=True)
     reasons: list[str] = []
     changes = [c for c in main.job.context.detected_changes if case.id in (c.impacted_testcase_ids or [])]
     path = entry_path(case) or "/"
-    for change in changes:
-        if change.type == "entry_point_redirected" and (match := REDIRECT.match(change.evidence)):
+    for detail in _details(main, case.id):
+        if detail["type"] == "entry_point_redirected":
+            old, new = detail["old"], detail["new"]
             for step in after.steps:
-                if step.action == "navigate" and step.url == match["old"]:
-                    step.url = match["new"]
-            path = match["new"]
+                if step.action == "navigate" and step.url and (urlsplit(step.url).path or "/") == old:
+                    step.url = new
+            path = new
             if after.grounding.page_url:
-                after.grounding.page_url = after.grounding.page_url.replace(match["old"], match["new"], 1)
-            reasons.append(f"{match['old']} now redirects to {match['new']}: the case opens {match['new']} directly.")
-        elif change.type in ("entry_point_missing", "permission_changed", "entry_point_unreachable"):
+                after.grounding.page_url = after.grounding.page_url.replace(old, new, 1)
+            reasons.append(f"{old} now redirects to {new}: the case opens {new} directly.")
+    for change in changes:
+        if change.type in ("entry_point_missing", "permission_changed", "entry_point_unreachable"):
             after.status = "stale"
             reasons.append(f"Marked stale: {change.evidence}")
     catalogs = _page_catalogs(main, path)
     if catalogs:
-        moved = {m["old"]: m["new"] for c in main.job.context.detected_changes
-                 if c.type == "entry_point_redirected" and (m := REDIRECT.match(c.evidence))}
+        moved = {d["old"]: d["new"] for d in _details(main) if d["type"] == "entry_point_redirected"}
         _fix_elements(main, after, catalogs, reasons, moved)
         _fix_fields(main, after, catalogs, reasons)
     if after.status == "stale" and not any(r.startswith("Marked stale") for r in reasons) and reasons:

@@ -124,3 +124,20 @@ async def test_an_unchanged_app_edits_nothing_and_secrets_stay_out_of_the_projec
     bench.project.close()
     assert user["password"].encode() not in bench.path.read_bytes()
     bench.project = type(bench.project).open(bench.path)
+
+
+async def test_an_entry_point_that_is_gone_marks_its_case_stale(bench, demo):
+    user = demo.create_user()
+    first = await bench.run("new_test_case", demo, user, request="disputes wizard")
+    assert first.status == "completed"
+    bench.project.cases.save_case(hand_written("t-alerts", "The alert centre opens", demo.base_url, "/alerts", [
+        CaseStep(action="navigate", url="/alerts"), CaseStep(action="expect_text", data="Alerts")]),
+        "tester", "written by hand")
+    demo.set_flag("alerts_route", "gone")  # the alert centre moved to /notifications, /alerts answers 404
+    job = await bench.run("edit_test_case", demo, user, case_ids=["t-alerts"])
+    assert job.status == "completed"
+    [change] = job.context.detected_changes
+    assert change.type == "entry_point_missing" and change.impacted_testcase_ids == ["t-alerts"]
+    assert "/alerts now answers 404" in change.evidence
+    [edit] = job.result["edits"]
+    assert edit["after"]["status"] == "stale" and "Marked stale: /alerts now answers 404" in edit["summary"]
