@@ -44,8 +44,7 @@ def report(cmd: JobCommand, job: JobRecord, asked_again: list[str] | None = None
 
 def _result(cmd: JobCommand, job: JobRecord) -> None:
     if cmd.as_json:
-        payload = job.context.model_dump(mode="json") if job.kind == "preflight" else job.result
-        print(json.dumps(payload, indent=2))
+        print(json.dumps(json_payload(job), indent=2))
         return
     context = job.context
     if job.kind == "preflight":
@@ -64,7 +63,15 @@ def _result(cmd: JobCommand, job: JobRecord) -> None:
         for key in ("suites", "cases"):
             if result.get(key):
                 print(f"  {key.capitalize()}: {', '.join(result[key])}")
-    print(f"Saved in {cmd.project}; use --json for the full {'context_collection' if job.kind == 'preflight' else 'result'}.")
+    print(f"Saved in {cmd.project}; use --json for the full "
+          f"{'context_collection' if job.kind == 'preflight' else 'output and context_collection'}.")
+
+
+def json_payload(job: JobRecord) -> dict:
+    """What --json prints: a preflight's context_collection; for a playground job the seed's AgentResponse,
+    {"output": the agent's result, "context_collection": what its preflight found}."""
+    context = job.context.model_dump(mode="json")
+    return context if job.kind == "preflight" else {"output": job.result, "context_collection": context}
 
 
 def _questions(cmd: JobCommand, job: JobRecord, asked_again: list[str], unanswered_in: Path | None) -> None:

@@ -106,6 +106,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                            help="where the app runs (default: the base URL the project's latest job resolved)")
         agent.add_argument("--area", metavar="TEXT", help='the area to work on, e.g. "disputes wizard"')
         agent.add_argument("--cases", metavar="IDS", help="comma-separated test case ids (for edit)")
-        agent.add_argument("--json", action="store_true", help="print the job's result as JSON when completed")
+        agent.add_argument("--json", action="store_true", help='print {"output": the result, "context_collection": '
+                           '...} as JSON when the job ends')
         _common(agent)
         agent.set_defaults(handler=_playground)

@@ -98,8 +98,12 @@ def test_one_run_with_a_full_answers_file_then_new_cases_on_the_same_project(dem
     cases = studio("playground", "new-cases", "--project", project, "--area", "disputes wizard", "--answers", creds,
                    "--json")
     assert cases.returncode == 0, cases.stderr
-    result = json.loads(cases.stdout)
+    response = json.loads(cases.stdout)  # the seed's AgentResponse: output plus context_collection
+    assert set(response) == {"output", "context_collection"}
+    result = response["output"]
     assert result["cases"] and "summary" in result
+    assert set(response["context_collection"]) == set(ContextCollection.model_fields)
+    assert "/disputes" in [p["url"] for p in response["context_collection"]["candidate_entry_points"]]
     types = [line["type"] for line in events(cases.stderr)]
     assert types.index("preflight_completed") < types.index("main_job_started") < types.index("item_progress")
     assert types[-1] == "main_job_completed"
@@ -114,7 +118,7 @@ def test_one_run_with_a_full_answers_file_then_new_cases_on_the_same_project(dem
     happy = next(case.id for case in stored if case.gap_type == "happy_path")
     edit = studio("playground", "edit", "--project", project, "--cases", happy, "--answers", creds, "--json")
     assert edit.returncode == 0, edit.stderr
-    edits = json.loads(edit.stdout)["edits"]
+    edits = json.loads(edit.stdout)["output"]["edits"]
     assert [e["case_id"] for e in edits] == [happy] and "Phone number" in edits[0]["summary"]
     with ProjectFile.open(project) as opened:
         versions = {case.id: case.version for case in opened.cases.cases()}
@@ -137,7 +141,7 @@ def test_new_suite_asks_which_suites_and_a_second_run_resumes_it(demo, tmp_path)
     answers.write_text(answers.read_text() + "suites: [Disputes]\n")
     done = studio(*command, "--json")
     assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
+    result = json.loads(done.stdout)["output"]
     assert len(result["suites"]) == 1 and result["cases"]
     with ProjectFile.open(project) as opened:
         assert [suite.module for suite in opened.cases.suites()] == ["Disputes"]
@@ -176,7 +180,7 @@ def test_bench_preflight_prints_the_numbers_as_json():
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     [run] = result["runs"]
-    assert run["status"] == "completed" and run["wall_seconds"] > 0 and 0 < run["steps"] <= 40
+    assert run["status"] == "completed" and run["wall_seconds"] > 0 and 0 < run["steps"] < 40  # not at the cap
     assert run["questions_asked"] == 2 and run["entry_point"]["url"] == "/disputes"
     assert 0 < run["entry_point_confidence"] <= 1 and run["pages_visited"] > 0
     assert {"median_seconds", "median_steps", "targets", "targets_met"} <= set(result)
