@@ -2,6 +2,11 @@
 
 validation · permissions · state transitions · concurrency · search/filter/sort/pagination · error states ·
 file upload. A category counts as covered when a stored case for that page already has that gap type.
+
+confidence.coverage is the share of these seven categories the preflight could check on the scoped area: a page
+of the area seen in the browser tells whether it has forms, search, uploads; a wizard counts once walked; roles
+count once the privileged pages were probed signed in. A login that was skipped or an area the browser could not
+confirm leaves categories unchecked, and the number says so.
 """
 
 from __future__ import annotations
@@ -80,6 +85,21 @@ def page_gaps(catalog: PageCatalog, requires_login: bool, gated: list[dict], rol
     return gaps
 
 
+def checked_categories(run: PreflightRun, area_pages: list[PageCatalog]) -> set[str]:
+    """The seed's categories the preflight could check on the scoped area (see the module's docstring)."""
+    seen = [c for c in area_pages if (c.status or 200) < 400 and "#" not in c.path and c.heading]
+    if not seen:
+        return set()
+    checked = {"validation", "concurrency", "error_states", "search_filter_sort_pagination", "file_upload"}
+    wizards = [c for c in seen if any(form.step_text for form in c.forms)]
+    if all(any(key.startswith(c.path + "#step-") for key in run.catalogs) for c in wizards):
+        checked.add("state_transitions")
+    signed_in = not run.context.auth_state.blockers
+    if signed_in and run.job.state.get("privileged_probed"):
+        checked.add("permissions")
+    return checked
+
+
 def detect_gaps(run: PreflightRun) -> None:
     run.objective = "detect_gaps"
     context = run.context
@@ -90,18 +110,19 @@ def detect_gaps(run: PreflightRun) -> None:
     gated = run.job.state.get("gated_pages", [])
     gaps: list[CoverageGap] = []
     seen: set[str] = set()
-    applicable: set[str] = set()
     nav_paths = {urlsplit(page.url).path for page in context.ui_map.key_pages if page.url}
     for index, catalog in enumerate(pages):
         base = catalog.path.split("#")[0]
         for gap in page_gaps(catalog, context.auth_state.requires_login and index == 0,
                              gated if index == 0 else [], context.environment.role, nav_paths):
-            applicable.add(gap.gap_type)
             if (gap.gap_type, base) in covered or gap.suggestion in seen:
                 continue
             seen.add(gap.suggestion)
             gaps.append(gap)
     context.coverage_gaps = gaps
     missing = {gap.gap_type for gap in gaps}
-    context.confidence.coverage = round(1 - len(missing) / len(applicable), 2) if applicable else 1.0
+    checked = checked_categories(run, [c for path, c in run.catalogs.items() if path.split("#")[0] in area])
+    context.confidence.coverage = round(len(checked) / len(CATEGORIES), 2)
+    if len(checked) < len(CATEGORIES):
+        run.note(f"Coverage gaps could not be checked for: {', '.join(c for c in CATEGORIES if c not in checked)}.")
     run.progress(f"{len(gaps)} coverage gap(s) in {len(missing)} categor{'y' if len(missing) == 1 else 'ies'}")

@@ -87,6 +87,7 @@ async def probe_privileged_pages(run: PreflightRun, survey: Survey) -> None:
     (seed: "required role unknown").
     """
     environment = run.context.environment
+    run.job.state["privileged_probed"] = True
     if environment.role in ADMIN_ROLES:
         return
     gated = run.job.state.setdefault("gated_pages", [])

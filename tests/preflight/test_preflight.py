@@ -47,6 +47,8 @@ async def test_a_wrong_base_url_is_resolved_and_the_login_wall_asks_then_logs_in
     assert sum(len(items) for items in demo.state.disputes.values()) == 0  # walked, never submitted
     gap_types = {gap.gap_type for gap in job.context.coverage_gaps}
     assert {"validation", "state_transitions", "concurrency", "error_states", "permissions"} <= gap_types
+    # every one of the seed's seven gap categories could be checked on the validated area (it read 0.00 before)
+    assert job.context.confidence.coverage == 1.0
     # the seed's events, in order, stored with the job
     assert harness.types()[0] == "preflight_started" and harness.types()[-1] == "preflight_completed"
     assert harness.types().count("preflight_question") == 2
@@ -215,6 +217,9 @@ async def test_skipping_the_login_maps_the_public_pages_and_records_a_blocker(ha
     assert harness.types().count("preflight_question") == 1  # not asked again
     assert job.context.confidence.entry_points < 0.5  # /disputes is behind the login: not validated, said so
     assert any("login page (signed out)" in note for note in job.context.evidence.notes)
+    assert job.context.confidence.coverage == 0.0  # nothing of the area could be checked signed out
+    assert any(note.startswith("Coverage gaps could not be checked for: validation") for note in
+               job.context.evidence.notes)
 
 
 async def test_skipping_the_area_question_goes_on_with_the_best_guess(harness, demo):
@@ -229,3 +234,27 @@ async def test_skipping_the_area_question_goes_on_with_the_best_guess(harness, d
     best = job.context.candidate_entry_points[0]
     assert best.url == "/disputes"
     assert any(note.startswith("The area question was skipped: best guess") for note in job.context.evidence.notes)
+
+
+async def test_a_pause_asks_at_most_two_questions_and_the_rest_come_next(harness, demo, monkeypatch):
+    """The seed's "1-2 questions max per pause", with an objective that needs three answers at once."""
+    import studio.preflight.job as job_module
+    from studio.models.context import PendingQuestion
+    from studio.preflight.run import NeedAnswers
+
+    keys = ["first", "second", "third"]
+
+    async def needs_three(run):
+        missing = [key for key in keys if run.answer(key) is None]
+        if missing:
+            raise NeedAnswers([PendingQuestion.make(key, key.title(), f"What is {key}?", "needed") for key in missing])
+        run.context.resolved_base_url = demo.base_url + "/"
+
+    monkeypatch.setattr(job_module, "resolve_base_url", needs_three)
+    job = await harness.preflight.start(demo.base_url)
+    assert job.status == "paused" and [q.key for q in job.pending] == ["first", "second"]
+    assert len(job.context.questions) == 2
+    asked = [e for e in harness.events if e.type == "preflight_question"]
+    assert [[q["key"] for q in e.questions] for e in asked] == [["first", "second"]]
+    job = await harness.preflight.resume(job, [Answer(key="first", value="1"), Answer(key="second", value="2")])
+    assert job.status == "paused" and [q.key for q in job.pending] == ["third"]  # not lost: asked next
