@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 
 from studio.models.context import SKIPPED
-from studio.models.testcase import Grounding, TestCase
+from studio.models.testcase import Grounding, TestCase, TestSuite
 from studio.playground import templates
 from studio.playground.grounding import base_path, field_specs, step_number
 from studio.playground.main_job import MainJob, duplicate_of, new_id
 from studio.playground.templates import Draft
-from studio.playground.wording import reword_cases
+from studio.playground.wording import group_cases, reword_cases
 from studio.preflight.entry_points import AREA
 
 # The seed's order: gaps first (in its category order), then nice-to-have.
@@ -61,23 +61,27 @@ def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Dra
 
 
 async def new_test_cases(main: MainJob, paths: list[str], suite_id: str | None = None,
-                         include_gated: bool = True) -> list[TestCase]:
+                         include_gated: bool = True, suites: dict[str, TestSuite] | None = None) -> list[TestCase]:
     """Write, de-duplicate, (re)word and store the cases for `paths`; returns the cases created.
 
     `include_gated`: also cases for admin-only pages the role cannot open (not in a module's own suite).
+    `suites`: path -> the suite its cases go in (a configured model may then propose a better grouping).
     """
     project = main.run.project
     existing = project.cases.cases() if project else []
     drafts = [draft for path in paths for draft in drafts_for(main, path, include_gated)]
     cases: list[TestCase] = []
     for draft in drafts:
-        case = _case(main, draft, suite_id)
+        owner = suites.get(draft.page) if suites else None
+        case = _case(main, draft, owner.id if owner else suite_id)
         twin = duplicate_of(case, existing + cases)
         if twin is not None:
             main.skipped.append(f"'{draft.title}' duplicates '{twin.title}' ({twin.id}).")
             continue
         cases.append(case)
     cases = await reword_cases(main, cases)
+    if suites:
+        cases = await group_cases(main, cases, list({s.id: s for s in suites.values()}.values()))
     total = len(cases)
     stored = []
     for index, case in enumerate(cases, start=1):

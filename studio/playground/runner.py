@@ -35,7 +35,8 @@ class Playground:
         self.project = project
         self.model = model
         self.limits = budget or MAIN_BUDGET
-        self.preflight = Preflight(session, project, **({"budget": preflight_budget} if preflight_budget else {}))
+        self.preflight = Preflight(session, project, model=model,
+                                   **({"budget": preflight_budget} if preflight_budget else {}))
         self.main: MainJob | None = None
 
     async def start(self, kind: JobKind, url: str | None, request: str = "",
@@ -71,7 +72,7 @@ class Playground:
         budget = Budget(self.limits).carry(job.state.get("main_usage"))
         run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
                            secrets=self.preflight.secrets.setdefault(job.id, {}), catalogs=catalogs,
-                           usage_key="main_usage")
+                           usage_key="main_usage", model=self.model)
         main = self.main = MainJob(run=run, model=self.model, cancelled=self.preflight.cancelled)
         job.status = "running"
         run.save()

@@ -94,7 +94,9 @@ async def new_testsuite(main: MainJob) -> list[TestSuite]:
         made.append(suite)
         main.item(f"suite {suite.id}", index, len(suites), "created", f"Created the suite '{suite.title}'")
         await _deepen(main, candidate["path"])
-        await new_test_cases(main, [candidate["path"]], suite_id=suite.id, include_gated=False)
+    # One pass over every module, so a configured model can propose the grouping across the suites.
+    await new_test_cases(main, [c["path"] for c in picked], include_gated=False,
+                         suites={c["path"]: suite for suite, c in zip(made, picked)})
     return made
 
 

@@ -24,6 +24,10 @@ CASE_INSTRUCTIONS = (
     "each case's title so a tester understands it at a glance (imperative, under 90 characters) and make each "
     "expected result concrete and checkable. Do not add, remove or reorder steps, do not change what is tested, "
     "and keep every page label exactly as quoted. Answer for every case, by its index.")
+GROUP_INSTRUCTIONS = (
+    "You are a senior QA engineer sorting new test cases into test suites. Each case has an index, a title and the "
+    "suite it was drafted for; each suite has a name. Answer with the suite each case belongs in, by its exact "
+    "name. Only move a case when it clearly belongs elsewhere; never invent a suite.")
 SUITE_INSTRUCTIONS = (
     "You are a senior QA engineer naming test suites for modules of a web application. For each module give a "
     "short suite title (under 50 characters) and a one-sentence description of what the suite covers.")
@@ -39,6 +43,17 @@ class CaseWording(BaseModel):
 
 class CaseWordingBatch(BaseModel):
     cases: list[CaseWording]
+
+
+class CaseGroup(BaseModel):
+    """The suite (by name) the model puts one case in."""
+
+    index: int
+    suite: str = Field(max_length=120)
+
+
+class CaseGroupingBatch(BaseModel):
+    groups: list[CaseGroup]
 
 
 class SuiteWording(BaseModel):
@@ -100,3 +115,31 @@ async def name_suites(main: MainJob, suites: list[TestSuite], page_texts: dict[s
     return [s.model_copy(update={"title": by_module[s.module.lower()].title,
                                  "description": by_module[s.module.lower()].description})
             if s.module.lower() in by_module else s for s in suites]
+
+
+async def group_cases(main: MainJob, cases: list[TestCase], suites: list[TestSuite]) -> list[TestCase]:
+    """Let the model propose which suite each new case belongs in (names only: steps and grounding stay)."""
+    if main.model is None or len(suites) < 2 or not cases:
+        return cases
+    names = {s.id: s.title for s in suites}
+    by_name = {s.title.lower(): s for s in suites} | {s.module.lower(): s for s in suites}
+    drafts = [{"index": i, "title": c.title, "page": c.grounding.page_url, "suite": names.get(c.suite_id or "", "")}
+              for i, c in enumerate(cases)]
+    try:
+        answer = await main.model.structured(
+            "group test cases", GROUP_INSTRUCTIONS,
+            [f"Suites: {json.dumps(list(names.values()), ensure_ascii=False)}",
+             "New cases (titles come from the application's pages):",
+             Untrusted(json.dumps(drafts, ensure_ascii=False), source="the new cases")],
+            CaseGroupingBatch, main.budget, job_id=main.job.id)
+    except (ModelUnavailable, ModelOutputInvalid) as error:
+        _fallback(main, "the grouping of cases into suites", error)
+        return cases
+    grouped, moved = list(cases), 0
+    for item in answer.groups:
+        suite = by_name.get(item.suite.strip().lower())
+        if 0 <= item.index < len(cases) and suite is not None and suite.id != cases[item.index].suite_id:
+            grouped[item.index] = cases[item.index].model_copy(update={"suite_id": suite.id})
+            moved += 1
+    main.notes.append(f"The model grouped the new cases into the suites ({moved} moved); steps are the browser's.")
+    return grouped

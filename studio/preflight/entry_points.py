@@ -1,8 +1,9 @@
 """Objective 4: find and validate the entry points the request is about, with a confidence.
 
-Candidates are the navigation, key pages and the controls on them, scored by word overlap with the request
-(a model, when configured, may re-rank them; the browser still validates). Low confidence asks the human
-instead of guessing (confidence-gated escalation).
+Candidates are the navigation, key pages and the controls on them, scored by word overlap with the request.
+When the words do not decide, a configured model may choose among the known pages (model_ranking.py); the
+browser validates whatever is chosen. Low confidence, before or after the visit, asks the human instead of
+guessing (confidence-gated escalation).
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ import re
 
 from studio.models.context import EntryPoint, PendingQuestion
 from studio.preflight.flows import walk_wizard
+from studio.preflight.model_ranking import model_choice
 from studio.preflight.run import NeedAnswers, PreflightRun
 
 AREA = "area"
 ASK_BELOW = 0.5
+MODEL_PRIOR = 0.6  # a page the model chose starts as a fair match; its visit decides the confidence
 MAX_VALIDATED = 3
 STOP_WORDS = {"the", "a", "an", "for", "of", "to", "and", "in", "on", "test", "tests", "case", "cases", "suite",
               "suites", "create", "new", "write", "page", "pages", "flow", "my", "with", "add", "edit", "cover"}
@@ -83,6 +86,12 @@ async def find_entry_points(run: PreflightRun) -> None:
     ranked = sorted(((score(request, label, path), label, path, reach) for label, path, reach in pool), reverse=True)
     best_guess = ranked[:1]
     ranked = [item for item in ranked if item[0] > 0][:MAX_VALIDATED]
+    if (not ranked or ranked[0][0] < ASK_BELOW) and not skipped:
+        # The words do not decide: a configured model may pick a known page before the human is asked.
+        picked = await model_choice(run, request, pool)
+        if picked is not None:
+            label, path, reach = picked
+            ranked = [(MODEL_PRIOR, label, path, reach), *[r for r in ranked if r[2] != path]][:MAX_VALIDATED]
     if not ranked or ranked[0][0] < ASK_BELOW:
         if not skipped:
             options = [label for _, label, _, _ in ranked] or [label for label, _, _ in pool[:6]]

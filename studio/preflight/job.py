@@ -16,6 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from studio.browser.errors import SessionClosedError, first_line
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
+from studio.llm.client import LanguageModel
 from studio.llm.errors import BudgetExhausted
 from studio.models.context import Answer, ContextCollection, JobKind, JobRecord
 from studio.models.events import PreflightCompleted, PreflightQuestion, PreflightStarted
@@ -51,9 +52,10 @@ class Preflight:
     """Runs preflight jobs on one browser session and records them in the project."""
 
     def __init__(self, session: BrowserSession, project: ProjectFile | None,
-                 budget: JobBudget = PREFLIGHT_BUDGET) -> None:
+                 budget: JobBudget = PREFLIGHT_BUDGET, model: LanguageModel | None = None) -> None:
         self.session = session
         self.project = project
+        self.model = model
         self.limits = budget
         self.secrets: dict[str, dict[str, str]] = {}  # job id -> secret answers, in memory only
         self.cancelled = False
@@ -85,7 +87,7 @@ class Preflight:
         self.cancelled = False  # a cancel ends one run; starting or resuming is the tester going on
         budget = Budget(self.limits).carry(job.state.get("preflight_usage"))  # steps count per job, not per run
         run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
-                           secrets=self.secrets.setdefault(job.id, {}))
+                           secrets=self.secrets.setdefault(job.id, {}), model=self.model)
         self.last_run = run
         if self.project is not None:
             for catalog in self.project.jobs.catalogs(job.id):

@@ -13,6 +13,7 @@ from playwright.async_api import Page
 from studio.browser.errors import BrowserError, SessionClosedError
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
+from studio.llm.client import LanguageModel
 from studio.llm.safety import OriginPolicy
 from studio.models.catalog import PageCatalog
 from studio.models.context import SKIPPED, Answer, ContextCollection, JobRecord, PendingQuestion
@@ -68,6 +69,7 @@ class PreflightRun:
     fresh_browser: bool = True
     objective: str = "start"
     usage_key: str = "preflight_usage"  # where the job keeps its budget's usage across pauses
+    model: LanguageModel | None = None  # optional: may help rank entry points; the browser still decides
 
     @property
     def context(self) -> ContextCollection:
