@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from aiohttp import web
 
 from studio.demo.auth import (
@@ -45,6 +47,12 @@ def login_page_response(
                   step=step, challenge_id=challenge_id, email=email)
 
 
+async def _slow_identity_provider(request: web.Request) -> None:
+    delay_ms = state_of(request).config.sign_in_latency_ms
+    if delay_ms:
+        await asyncio.sleep(delay_ms / 1000)
+
+
 @routes.get("/login")
 async def login_page(request: web.Request) -> web.Response:
     target = safe_next(request.query.get("next"))
@@ -55,6 +63,7 @@ async def login_page(request: web.Request) -> web.Response:
 
 @routes.post("/login")
 async def login_form_post(request: web.Request) -> web.Response:
+    await _slow_identity_provider(request)
     """The no-script path of the login page: the same checks as /api/login, answered with pages and redirects."""
     state = state_of(request)
     form = await request.post()
@@ -90,6 +99,7 @@ def signed_in_redirect(state: DemoState, user: User, target: str) -> web.Respons
 
 @routes.post("/api/login")
 async def api_login(request: web.Request) -> web.Response:
+    await _slow_identity_provider(request)
     state = state_of(request)
     body = await read_json(request)
     email = require_str(body, "email", "Enter your email address.")
@@ -104,6 +114,7 @@ async def api_login(request: web.Request) -> web.Response:
 
 @routes.post("/api/verify-2fa")
 async def api_verify_2fa(request: web.Request) -> web.Response:
+    await _slow_identity_provider(request)
     state = state_of(request)
     body = await read_json(request)
     challenge_id = require_str(body, "challengeId", "The sign-in attempt is missing; start again with your password.")

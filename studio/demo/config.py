@@ -19,6 +19,8 @@ class DemoConfig(BaseModel):
     shuffle_products: bool = True
     cart_latency_ms: tuple[int, int] = (50, 250)
     session_ttl_s: int = Field(default=900, ge=1)
+    # A slow identity provider: every password and one-time-code check takes this long.
+    sign_in_latency_ms: int = Field(default=0, ge=0, le=60_000)
     game_fault: GameFault = "none"
 
     @field_validator("hydration_ms", "cart_latency_ms")

@@ -107,7 +107,7 @@ async def _log_in(run: PreflightRun, survey: Survey) -> Survey:
             await page.get_by_label(login.get("emailLabel") or "Email", exact=True).fill(email)
             await page.get_by_label(login.get("passwordLabel") or "Password", exact=True).fill(password)
             run.budget.charge_step()
-            before = page.url
+            before = await _page_state(page)
             await page.get_by_role("button", name=login.get("submit") or "Sign in", exact=True).click()
             await _settle(run, before)
     except PlaywrightError as error:
@@ -146,7 +146,7 @@ async def _one_time_code(run: PreflightRun, survey: Survey, label: str) -> Surve
     try:
         await page.get_by_label(label, exact=True).fill(code)
         run.budget.charge_step()
-        before = page.url
+        before = await _page_state(page)
         await page.get_by_role("button", name=survey.login.get("submit") or "Verify", exact=True).click()
         await _settle(run, before)
     except (PlaywrightError, ValueError) as error:
@@ -157,18 +157,28 @@ async def _one_time_code(run: PreflightRun, survey: Survey, label: str) -> Surve
     return await run.survey("the one-time code")
 
 
-async def _settle(run: PreflightRun, before: str | None = None, timeout_s: float = 10.0) -> None:
-    """After a submit: wait until the page moved on (new URL) or answered in place (a code field, an alert)."""
+async def _page_state(page) -> dict:
+    """What a submit can change without leaving the page: its URL, a shown code field, the alerts' text."""
+    try:
+        return {"url": page.url, **await page.evaluate(_IN_PLACE_STATE)}
+    except PlaywrightError:
+        return {"url": page.url, "code": False, "alert": ""}
+
+
+async def _settle(run: PreflightRun, before: dict | None = None, timeout_s: float = 10.0) -> None:
+    """After a submit: wait until the page moved on (new URL) or answered in place — a code field or an alert that
+    was not there before. A code field already shown before the submit (the code step itself) is no answer: the
+    verification may still be on its way, and reading the page then would find the login page again."""
     page = run.page
     deadline = asyncio.get_running_loop().time() + timeout_s
     while before is not None and asyncio.get_running_loop().time() < deadline:
-        if page.url != before:
+        if page.url != before["url"]:
             break
         try:
-            answered = await page.evaluate(_ANSWERED_IN_PLACE)
+            now = await page.evaluate(_IN_PLACE_STATE)
         except PlaywrightError:
-            answered = False  # the page is navigating: loop until its URL changes
-        if answered:
+            now = None  # the page is navigating: loop until its URL changes
+        if now and ((now["code"] and not before["code"]) or (now["alert"] and now["alert"] != before["alert"])):
             break
         await asyncio.sleep(0.1)
     try:
@@ -177,12 +187,13 @@ async def _settle(run: PreflightRun, before: str | None = None, timeout_s: float
         pass
 
 
-_ANSWERED_IN_PLACE = """() => {
+_IN_PLACE_STATE = """() => {
   const shown = el => !!el && el.checkVisibility();
   const code = [...document.querySelectorAll('input')].find(el => el.autocomplete === 'one-time-code'
     || /otp|totp|2fa|mfa|one.?time|verification|authenticat|security.?code|passcode/i.test(el.name + ' ' + el.id));
-  const alert = [...document.querySelectorAll('[role="alert"]')].some(el => shown(el) && el.textContent.trim());
-  return shown(code) || alert;
+  const alert = [...document.querySelectorAll('[role="alert"]')].filter(el => shown(el))
+    .map(el => el.textContent.trim()).filter(Boolean).join(' | ');
+  return {code: shown(code), alert};
 }"""
 
 

@@ -258,3 +258,14 @@ async def test_a_pause_asks_at_most_two_questions_and_the_rest_come_next(harness
     assert [[q["key"] for q in e.questions] for e in asked] == [["first", "second"]]
     job = await harness.preflight.resume(job, [Answer(key="first", value="1"), Answer(key="second", value="2")])
     assert job.status == "paused" and [q.key for q in job.pending] == ["third"]  # not lost: asked next
+
+
+async def test_a_slow_identity_provider_still_signs_in_with_totp(harness, demo):
+    # The code step keeps its code field on screen while the code is checked; preflight must wait for the
+    # answer instead of reading the page at once and finding "the login page came back".
+    demo.configure(sign_in_latency_ms=1500)
+    user = demo.create_user(requires_2fa=True)
+    job = await harness.preflight.start(demo.base_url + "/", request="disputes wizard")
+    job = await harness.preflight.resume(job, credentials(user))
+    assert job.status == "completed", job.message
+    assert any("Signed in as" in note for note in job.context.evidence.notes)
