@@ -55,3 +55,14 @@ def test_every_engine_package_is_under_the_no_qt_contract():
     engine = {f"studio.{p.stem if p.is_file() else p.name}" for p in (ROOT / "studio").iterdir()
               if (p.is_dir() and (p / "__init__.py").exists()) or (p.suffix == ".py" and p.stem != "__init__")}
     assert engine - {"studio.ui", "studio.app", "studio.__main__"} <= covered, sorted(engine - covered)
+
+
+def test_starting_the_studio_loads_neither_the_model_client_nor_the_exporter():
+    # Every `studio` start paid ~1 s for openai and the exporter's JavaScript parser, needed only once a model
+    # is configured or a test is exported.
+    code = ("import sys, studio.ui.launcher; "
+            "late = [m for m in ('openai', 'esprima', 'studio.export.project_writer') if m in sys.modules]; "
+            "print(late); sys.exit(1 if late else 0)")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr

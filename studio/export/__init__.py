@@ -1,7 +1,31 @@
-"""Test export: turn a recorded session into a Playwright test project (pytest-playwright or @playwright/test)."""
+"""Test export: turn a recorded session into a Playwright test project (pytest-playwright or @playwright/test).
 
-from studio.export.errors import DestinationRefused, ExportError, GeneratedSyntaxError
-from studio.export.project_writer import ExportResult, Language, export_session, render_test
+The writers (and the JavaScript parser that checks their output) load on first use: importing a small part of
+this package, e.g. `studio.export.statements`, must not cost every studio start ~0.4 s.
+"""
 
-__all__ = ["DestinationRefused", "ExportError", "ExportResult", "GeneratedSyntaxError", "Language",
-           "export_session", "render_test"]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from studio.export.errors import DestinationRefused, ExportError, GeneratedSyntaxError
+    from studio.export.project_writer import ExportResult, Language, export_session, render_test
+
+_WHERE = {
+    "DestinationRefused": "studio.export.errors",
+    "ExportError": "studio.export.errors",
+    "GeneratedSyntaxError": "studio.export.errors",
+    "ExportResult": "studio.export.project_writer",
+    "Language": "studio.export.project_writer",
+    "export_session": "studio.export.project_writer",
+    "render_test": "studio.export.project_writer",
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'studio.export' has no attribute {name!r}")
+    return getattr(import_module(_WHERE[name]), name)

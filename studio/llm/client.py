@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-import openai
 from pydantic import BaseModel
 
 from studio.llm.budget import Budget, PriceTable
@@ -69,6 +68,9 @@ class LanguageModel:
             f"The model address {self.base_url!r} in Settings is not an http(s) address (for example "
             f"http://127.0.0.1:11434/v1). {OFFLINE_FALLBACK}")
         # max_retries=0: every attempt is ours to record, to budget and to explain (see studio.llm.retries).
+        # openai loads here, not at import: with no model configured (the default) nobody pays its ~0.5 s.
+        import openai
+
         self._client = openai.AsyncOpenAI(base_url=self.base_url, api_key=key or PLACEHOLDER_KEY,
                                           timeout=settings.timeout_s, max_retries=0)
 
@@ -164,7 +166,7 @@ class LanguageModel:
             try:
                 completion = await self._client.chat.completions.create(model=self.model, timeout=timeout,
                                                                         **request)
-            except openai.APIError as error:
+            except _api_error() as error:
                 latency_ms = (time.monotonic() - started) * 1000
                 failed = classify(error)
                 tries += 1
@@ -235,3 +237,9 @@ class LanguageModel:
     def _scrub(self, text: str) -> str:
         # Belt and braces: a server may echo what it got; the key must not reach a log, a record or a dialog.
         return text.replace(self._key, "[API key]") if self._key else text
+
+
+def _api_error() -> type[Exception]:
+    import openai  # already loaded by the client that raised it
+
+    return openai.APIError

@@ -12,11 +12,14 @@ import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import openai
 
 from studio.llm.errors import OFFLINE_FALLBACK
 from studio.models.llm import CallOutcome
+
+if TYPE_CHECKING:
+    import openai
 
 # A server may ask for minutes; a desktop job would rather go on offline than sit that long.
 MAX_RETRY_AFTER_S = 60.0
@@ -57,6 +60,8 @@ def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
 
 def classify(error: openai.APIError) -> FailedAttempt:
     """What a failed attempt means for us; messages from the server are cut short and never include headers."""
+    import openai  # loaded with the client that raised `error`
+
     if isinstance(error, openai.APITimeoutError):
         return FailedAttempt("timeout", "no answer before the timeout", retryable=True)
     if isinstance(error, openai.APIConnectionError):

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.export import ExportError, ExportResult, export_session, render_test
+from studio import export as exporter  # its writers load when the dialog first renders, not at studio start
+from studio.export.errors import ExportError
 from studio.models.recording import RecordedStep
 from studio.ui.code_view import CodeView
 
@@ -38,7 +39,7 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.steps = steps
         self.base_folder = base_folder
-        self.result_info: ExportResult | None = None
+        self.result_info: exporter.ExportResult | None = None
         session = steps[0].session_id if steps else "session"
         self.setWindowTitle(f"Export session {session} as a Playwright test")
         self.resize(860, 640)
@@ -97,7 +98,7 @@ class ExportDialog(QDialog):
         """Render the test file; an exporter error is shown instead of code and disables Export."""
         self._refresh.stop()
         try:
-            code = render_test(self.steps, self.lang, self.title.text().strip() or None)
+            code = exporter.render_test(self.steps, self.lang, self.title.text().strip() or None)
         except ExportError as error:
             self.preview.show_code(f"# {error}" if self.lang == "python" else f"// {error}", self.lang)
             self.export_button.setEnabled(False)
@@ -106,13 +107,13 @@ class ExportDialog(QDialog):
         self.export_button.setEnabled(True)
         return True
 
-    def export(self) -> ExportResult | None:
+    def export(self) -> exporter.ExportResult | None:
         folder = self.folder.text().strip()
         if not folder:
             self.status.setText("Choose a folder for the test project first.")
             return None
         try:
-            result = export_session(self.steps, self.lang, Path(folder).expanduser(),
+            result = exporter.export_session(self.steps, self.lang, Path(folder).expanduser(),
                                     title=self.title.text().strip() or None)
         except ExportError as error:
             self.status.setText(str(error))
