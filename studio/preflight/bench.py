@@ -1,7 +1,9 @@
 """`studio bench preflight`: a full preflight of the demo app with no model, timed, as JSON.
 
-Each run is cold: a new project file and a new browser (so no cached site map and no signed-in session), the
-request "create test cases for the disputes wizard", and the login question answered with a demo user. Wall
+Each run is cold: a new project file and a new browser (so no cached site map and no signed-in session), and the
+login question answered with a demo user. Two scopes are timed: the request "create test cases for the disputes
+wizard" (one area validated, its wizard walked) and the whole app (a New Suite preflight: every module of the
+top navigation opened and surveyed). Wall
 seconds run from the job's start to its completion, including the pause for the login; steps are the browser
 steps charged to the preflight's budgets (the paused part and the resumed part together).
 """
@@ -28,7 +30,8 @@ REQUEST = "create test cases for the disputes wizard"
 TARGETS = {"median_seconds": 30, "median_steps": 40}
 
 
-async def _one_run(demo: DemoServerThread, user: dict, path: Path) -> dict:
+async def _one_run(demo: DemoServerThread, user: dict, path: Path, request: str = REQUEST,
+                   kind: str = "preflight") -> dict:
     bus = EventBus()
     with ProjectFile.create(path) as project, ProjectRecorder(project, bus):
         session = BrowserSession(bus)
@@ -38,7 +41,7 @@ async def _one_run(demo: DemoServerThread, user: dict, path: Path) -> dict:
             launch_seconds = time.perf_counter() - launched
             preflight = Preflight(session, project)
             started = time.perf_counter()
-            job = await preflight.start(demo.base_url, request=REQUEST)
+            job = await preflight.start(demo.base_url, request=request, kind=kind)
             steps, asked = _steps(preflight), [q.key for q in job.pending]
             while job.status == "paused" and {q.key for q in job.pending} <= {EMAIL, PASSWORD}:
                 job = await preflight.resume(job, [Answer(key=EMAIL, value=user["email"]),
@@ -77,8 +80,12 @@ async def measure_preflight(runs: int = 3) -> dict:
     with DemoServerThread() as demo, tempfile.TemporaryDirectory(prefix="studio-bench-") as folder:
         user = demo.create_user()
         rows = [await _one_run(demo, user, Path(folder) / f"run{n}.studio") for n in range(runs)]
+        whole = [await _one_run(demo, user, Path(folder) / f"app{n}.studio", request="", kind="new_testsuite")
+                 for n in range(runs)]
     seconds = statistics.median(row["wall_seconds"] for row in rows)
     steps = statistics.median(row["steps"] for row in rows)
+    app_seconds = statistics.median(row["wall_seconds"] for row in whole)
+    app_steps = statistics.median(row["steps"] for row in whole)
     return {
         "benchmark": "preflight",
         "app": "embedded demo app (default seed), no model (offline heuristics)",
@@ -88,9 +95,17 @@ async def measure_preflight(runs: int = 3) -> dict:
         "median_steps": steps,
         "median_pages_visited": statistics.median(row["pages_visited"] for row in rows),
         "step_budget_per_run": PREFLIGHT_BUDGET.max_steps,
-        "all_completed": all(row["status"] == "completed" for row in rows),
+        "whole_app": {
+            "request": "(none: a New Suite preflight surveys every module)",
+            "runs": whole,
+            "median_seconds": round(app_seconds, 2),
+            "median_steps": app_steps,
+            "median_pages_visited": statistics.median(row["pages_visited"] for row in whole),
+        },
+        "all_completed": all(row["status"] == "completed" for row in rows + whole),
         "targets": {"median_seconds": f"< {TARGETS['median_seconds']}", "median_steps": f"< {TARGETS['median_steps']}"},
-        "targets_met": seconds < TARGETS["median_seconds"] and steps < TARGETS["median_steps"],
+        "targets_met": max(seconds, app_seconds) < TARGETS["median_seconds"]
+        and max(steps, app_steps) < TARGETS["median_steps"],
     }
 
 

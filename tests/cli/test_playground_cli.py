@@ -176,7 +176,7 @@ def test_bad_input_and_an_unreachable_app_are_sentences_not_tracebacks(tmp_path)
 
 
 def test_bench_preflight_prints_the_numbers_as_json():
-    done = studio("bench", "preflight", "--json", "--runs", "1", timeout=180)
+    done = studio("bench", "preflight", "--json", "--runs", "1", timeout=300)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     [run] = result["runs"]
@@ -184,6 +184,8 @@ def test_bench_preflight_prints_the_numbers_as_json():
     assert run["questions_asked"] == 2 and run["entry_point"]["url"] == "/disputes"
     assert 0 < run["entry_point_confidence"] <= 1 and run["pages_visited"] > 0
     assert {"median_seconds", "median_steps", "targets", "targets_met"} <= set(result)
+    [whole] = result["whole_app"]["runs"]  # the whole app: every module of the navigation surveyed
+    assert whole["status"] == "completed" and 0 < whole["steps"] < 40 and whole["pages_visited"] > run["pages_visited"]
 
 
 def test_a_budget_flag_ends_the_job_at_that_budget_with_exit_4(demo, tmp_path):
