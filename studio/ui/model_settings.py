@@ -129,8 +129,13 @@ class PriceTableEditor(QTableWidget):
 
     def __init__(self, prices: dict[str, ModelPrice], parent: QWidget | None = None) -> None:
         super().__init__(0, 3, parent)
-        self.setHorizontalHeaderLabels(["Model", "Input $/M tokens", "Output $/M tokens"])
-        self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.setHorizontalHeaderLabels(["Model", "Input $ / 1M", "Output $ / 1M"])
+        self.horizontalHeaderItem(1).setToolTip("Dollars per million prompt tokens")
+        self.horizontalHeaderItem(2).setToolTip("Dollars per million completion tokens")
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2):  # price columns as wide as their headers, never clipped
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.verticalHeader().hide()
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         for name, price in prices.items():
