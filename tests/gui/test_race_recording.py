@@ -20,6 +20,7 @@ from studio.store.inspection import sidecar
 from studio.ui.main_window import StudioWindow
 from studio.ui.observations_dock import ENTRY_ROLE
 from studio.ui.synthetic_input import mouse_click
+from tests.gui.playground_support import shoot
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 
@@ -187,6 +188,8 @@ def test_the_testers_own_clicks_reach_the_observations_dock_newest_first_with_th
                 "Field: button is disabled"]
             assert panel.summary.text().startswith(f"<b>your click on {panel.current.ref}</b> in the live view")
             assert json.loads(panel.json_view.toPlainText())[0]["disabled"] is True
+            window.docks["observations"].raise_()
+            shoot(window, "observations_tester_clicks")
             steps = services.project.project.steps(session.id)
             assert [step.action for step in steps] == ["click", "click"]  # both were recorded, as they happened
         finally:
