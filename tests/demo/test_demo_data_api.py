@@ -206,7 +206,7 @@ async def test_config_get_set_and_validation(api):
     async with api.get("/_data/config") as response:
         assert (await response.json())["config"] == {
             "seed": 1, "hydration_ms": [300, 900], "shuffle_products": True, "cart_latency_ms": [50, 250],
-            "session_ttl_s": 900, "game_fault": "none",
+            "session_ttl_s": 900, "sign_in_latency_ms": 0, "game_fault": "none",
         }
     async with api.post("/_data/config", json={"seed": 42, "hydration_ms": [0, 10]}) as response:
         body = await response.json()
