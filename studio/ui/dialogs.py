@@ -39,12 +39,7 @@ class SettingsDialog(QDialog):
             self.browser_path.setPlaceholderText(f"Automatic: {detected.path}")
         except BrowserNotFound:
             self.browser_path.setPlaceholderText("No browser found: install chromium or choose one")
-        browse = QPushButton("Browse…", self)
-        browse.clicked.connect(self._browse)
-        row = QHBoxLayout()
-        row.addWidget(self.browser_path, 1)
-        row.addWidget(browse)
-        form.addRow("Browser:", row)
+        form.addRow("Browser:", self._with_browse(self.browser_path, self._browse))
         self.headless = QCheckBox("Headless (the page is shown only in the studio's live view)", self)
         self.headless.setChecked(settings.headless)
         form.addRow("Mode:", self.headless)
@@ -59,12 +54,7 @@ class SettingsDialog(QDialog):
         self.storage_state.setPlaceholderText("None: sessions start signed out")
         self.storage_state.setToolTip("A login state saved with Session > Save Login State; new sessions start with it.")
         self.storage_state.setClearButtonEnabled(True)
-        pick_state = QPushButton("Browse…", self)
-        pick_state.clicked.connect(self._browse_state)
-        state_row = QHBoxLayout()
-        state_row.addWidget(self.storage_state, 1)
-        state_row.addWidget(pick_state)
-        form.addRow("Start signed in from:", state_row)
+        form.addRow("Start signed in from:", self._with_browse(self.storage_state, self._browse_state))
         self.model_box = ModelSettingsBox(settings.llm, self, budgets=settings.budgets)
         self.key_problem: str | None = None  # a sentence when a typed API key could not be stored
         note = QLabel("Changes apply to the next browser session and the next job.", self)
@@ -77,6 +67,15 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.model_box)
         layout.addWidget(note)
         layout.addWidget(buttons)
+
+    def _with_browse(self, field: QLineEdit, browse) -> QHBoxLayout:
+        """A path field with its Browse… button on one row."""
+        button = QPushButton("Browse…", self)
+        button.clicked.connect(browse)
+        row = QHBoxLayout()
+        row.addWidget(field, 1)
+        row.addWidget(button)
+        return row
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Choose a Chromium or Chrome executable")
