@@ -25,6 +25,7 @@ from studio.models.events import EngineEvent, ScreenshotEvent, SessionEnded, Ses
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_MS = 15_000
+SCREENSHOT_ATTEMPTS = 4  # only for Chromium's transient 'Unable to capture screenshot'
 _CLOSE_TIMEOUT_S = 10.0
 _DISCONNECT_GRACE_S = 0.3
 
@@ -188,11 +189,18 @@ class BrowserSession:
     async def screenshot(self, label: str, full_page: bool = False) -> bytes:
         """Take a PNG of the active page, publish it as evidence and return its bytes."""
         page = self.page
-        try:
-            png = await page.screenshot(full_page=full_page, type="png")
-        except PlaywrightError as error:
-            self._raise_if_ended(error)
-            raise BrowserError(f"Could not take a screenshot of {page.url}: {first_line(error)}.") from error
+        for attempt in range(SCREENSHOT_ATTEMPTS):
+            try:
+                png = await page.screenshot(full_page=full_page, type="png")
+                break
+            except PlaywrightError as error:
+                self._raise_if_ended(error)
+                # A headed window that has not composited a frame yet (just opened, or on a busy X server)
+                # answers "Unable to capture screenshot"; a moment later it can. Anything else is final.
+                if "Unable to capture screenshot" in str(error) and attempt + 1 < SCREENSHOT_ATTEMPTS:
+                    await asyncio.sleep(0.25 * (attempt + 1))
+                    continue
+                raise BrowserError(f"Could not take a screenshot of {page.url}: {first_line(error)}.") from error
         width, height = struct.unpack(">II", png[16:24])
         self.publish(ScreenshotEvent(label=label, url=page.url, width=width, height=height, png=png))
         return png

@@ -105,6 +105,31 @@ async def test_screenshot_is_published_as_evidence(demo, session, bus_and_events
     assert int.from_bytes(full[20:24], "big") > 720  # the privacy page is several screens tall
 
 
+async def test_a_screenshot_waits_out_chromiums_transient_capture_failure(demo, session, bus_and_events):
+    # A headed window with no composited frame yet answers "Unable to capture screenshot" for a moment.
+    from playwright.async_api import Error as PlaywrightError
+
+    await session.goto(demo.base_url + "/help")
+    real, calls = session.page.screenshot, []
+
+    async def not_ready_twice(**kwargs):
+        calls.append(kwargs)
+        if len(calls) <= 2:
+            raise PlaywrightError("Page.screenshot: Protocol error (Page.captureScreenshot): Unable to capture screenshot")
+        return await real(**kwargs)
+
+    session.page.screenshot = not_ready_twice
+    png = await session.screenshot("after a retry")
+    assert png.startswith(b"\x89PNG") and len(calls) == 3
+
+    async def never_ready(**kwargs):
+        raise PlaywrightError("Page.screenshot: Protocol error (Page.captureScreenshot): Unable to capture screenshot")
+
+    session.page.screenshot = never_ready
+    with pytest.raises(BrowserError, match="Could not take a screenshot"):
+        await session.screenshot("never")
+
+
 async def test_unreachable_and_invalid_urls_give_sentences(session, demo):
     with pytest.raises(NavigationError, match=r"Could not open http://127\.0\.0\.1:9/.*Check that the app is running"):
         await session.goto("http://127.0.0.1:9/")
