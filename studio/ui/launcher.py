@@ -75,10 +75,10 @@ async def wait_for_settled_frames(studio: Studio, quiet_s: float = 0.4, timeout_
         count = service.frames_received
         if count != last_count:
             last_count, last_change = count, time.monotonic()
-        elif view.frames_painted > 0 and time.monotonic() - last_change >= quiet_s:
+        elif view.frames_shown > 0 and time.monotonic() - last_change >= quiet_s:
             return True
         await asyncio.sleep(0.05)
-    return view.frames_painted > 0
+    return view.frames_shown > 0
 
 
 async def _network_idle(session, timeout_ms: float = 8000) -> None:
