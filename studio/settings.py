@@ -14,6 +14,7 @@ from pathlib import Path
 from platformdirs import user_config_dir
 from pydantic import BaseModel, Field, ValidationError
 
+from studio.browser.launcher import configured_endpoint
 from studio.models.browser import SessionOptions
 from studio.models.llm import JobBudgets, LLMSettings
 
@@ -26,6 +27,8 @@ class StudioSettings(BaseModel):
     """User preferences for new sessions and the File menu."""
 
     browser_path: str | None = None
+    # A remote browser (Playwright browser server ws://… or CDP http://…); STUDIO_BROWSER_ENDPOINT overrides it.
+    browser_endpoint: str | None = None
     headless: bool = True
     viewport: tuple[int, int] = (1280, 720)
     recent_projects: list[str] = Field(default_factory=list)
@@ -38,7 +41,7 @@ class StudioSettings(BaseModel):
     def session_options(self, **overrides: object) -> SessionOptions:
         """SessionOptions for a new browser session built from these settings."""
         values = {"headless": self.headless, "viewport": self.viewport, "browser_path": self.browser_path,
-                  "storage_state": self.storage_state}
+                  "browser_endpoint": configured_endpoint(setting=self.browser_endpoint), "storage_state": self.storage_state}
         values.update(overrides)
         return SessionOptions(**values)
 

@@ -5,19 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import struct
 import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from studio.browser.capture import ContextCapture, PageCapture
-from studio.browser.discovery import BrowserInfo, find_browser, launch_args
 from studio.browser.errors import BrowserError, SessionClosedError, describe_navigation_failure, first_line
+from studio.browser.launcher import BrowserLauncher
 from studio.events import EventBus
 from studio.models.browser import SessionOptions
 from studio.models.events import EngineEvent, ScreenshotEvent, SessionEnded, SessionStarted
@@ -47,12 +46,12 @@ class BrowserSession:
     ) -> None:
         self.id = session_id or uuid.uuid4().hex[:12]
         self.options = options or SessionOptions()
-        self.browser_info: BrowserInfo | None = None
+        self.launcher = BrowserLauncher(self.options.headless, self.options.browser_path,
+                                        self.options.browser_endpoint)
         self.ended = asyncio.Event()
         self.end_reason: str | None = None
         self.end_message: str | None = None
         self._bus = bus
-        self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._context: BrowserContext | None = None
         self._pages: list[Page] = []
@@ -66,27 +65,10 @@ class BrowserSession:
     # -- lifecycle -------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Launch the browser, open the context and a first blank page; raises BrowserError with a next step."""
+        """Launch (or connect to) the browser, open the context and a first blank page; raises BrowserError."""
         options = self.options
-        self.browser_info = (
-            BrowserInfo(options.browser_path, "settings") if options.browser_path else find_browser()
-        )
-        _check_display(options.headless)
         storage_state = _load_storage_state(options.storage_state)
-        self._playwright = await async_playwright().start()
-        try:
-            self._browser = await self._playwright.chromium.launch(
-                executable_path=self.browser_info.path,
-                headless=options.headless,
-                args=launch_args(),
-            )
-        except PlaywrightError as error:
-            await self._playwright.stop()
-            self._playwright = None
-            raise BrowserError(
-                f"Could not start the browser at {self.browser_info.path}: {first_line(error)}. "
-                "Run `studio doctor` to check the browser, or choose another one in Settings."
-            ) from error
+        self._browser = await self.launcher.start()
         self._browser.on("disconnected", self._on_browser_disconnected)
         width, height = options.viewport
         user_agent = options.user_agent or _desktop_user_agent(self._browser.version, options.headless)
@@ -103,7 +85,7 @@ class BrowserSession:
         self._adopt_page(await self._context.new_page())
         self.publish(
             SessionStarted(
-                browser_path=self.browser_info.path,
+                browser_path=self.launcher.where,
                 browser_version=self._browser.version,
                 headless=options.headless,
                 viewport=options.viewport,
@@ -318,31 +300,12 @@ class BrowserSession:
         self._teardown_task = asyncio.get_running_loop().create_task(self._teardown())
 
     async def _teardown(self) -> None:
-        browser, driver = self._browser, self._playwright
         self._browser = self._context = None
         self._active = None
         try:
-            if browser is not None and browser.is_connected():
-                await asyncio.wait_for(browser.close(), _CLOSE_TIMEOUT_S)
-        except (PlaywrightError, asyncio.TimeoutError, OSError) as error:
-            log.warning("closing the browser failed: %s", error)
-        try:
-            if driver is not None:
-                await asyncio.wait_for(driver.stop(), _CLOSE_TIMEOUT_S)
-        except (PlaywrightError, asyncio.TimeoutError, OSError) as error:
-            log.warning("stopping the Playwright driver failed: %s", error)
-        self._playwright = None
-
-
-
-def _check_display(headless: bool) -> None:
-    if headless or not sys.platform.startswith("linux"):
-        return
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        raise BrowserError(
-            "A headed browser needs a display, and none is available (DISPLAY is not set). "
-            "Switch to headless in Settings, or run the studio under Xvfb (`xvfb-run studio`)."
-        )
+            await asyncio.wait_for(self.launcher.close(), _CLOSE_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            log.warning("closing the browser took longer than %s s", _CLOSE_TIMEOUT_S)
 
 
 def _load_storage_state(path: Path | None) -> str | None:

@@ -7,8 +7,12 @@ import asyncio
 import errno
 import importlib
 import inspect
+import os
 import sys
 from pathlib import Path
+
+from studio.browser.launcher import ENDPOINT_ENV
+from studio.cli.browser_options import ENDPOINT_HELP, browser_endpoint
 
 BENCH_TARGETS = {
     # target: (module, runs in Qt?) — Qt-free benchmarks stay in the engine's import graph.
@@ -21,23 +25,34 @@ BENCH_TARGETS = {
 
 
 def _gui(args: argparse.Namespace) -> int:
+    _endpoint_for_this_process(args)
     # Qt lives only in studio.ui / studio.app; load it by name so the engine's import graph never reaches it.
     launcher = importlib.import_module("studio.ui.launcher")
     return launcher.run_gui(project=args.project, url=args.url, screenshot=args.screenshot, headed=args.headed,
                             storage_state=args.storage_state)
 
 
+def _endpoint_for_this_process(args: argparse.Namespace) -> None:
+    """The window's sessions read the endpoint from settings and the environment: the flag goes into the latter
+    for this process only, so it is never saved into the settings file."""
+    endpoint = browser_endpoint(args) if args.browser_endpoint else None
+    if endpoint:
+        os.environ[ENDPOINT_ENV] = endpoint
+
+
 def _demo(args: argparse.Namespace) -> int:
     from studio.cli import demo_command
 
+    _endpoint_for_this_process(args)
+
     return demo_command.main(out=args.out, seed=args.seed, headless=args.headless, jsonl=args.jsonl,
-                             close_when_done=args.close_when_done)
+                             close_when_done=args.close_when_done, endpoint=browser_endpoint(args))
 
 
 def _doctor(args: argparse.Namespace) -> int:
     from studio.cli.doctor import print_report, run_doctor
 
-    report = run_doctor(launch_browser=not args.no_launch)
+    report = run_doctor(launch_browser=not args.no_launch, endpoint=browser_endpoint(args))
     print_report(report, as_json=args.json)
     return 0 if report.ok else 2
 
@@ -101,6 +116,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     gui.add_argument("--screenshot", type=Path, metavar="PNG",
                      help="load the URL, wait for the first real frame, save a PNG of the window and exit")
     gui.add_argument("--headed", action="store_true", help="also show a real Chromium window")
+    gui.add_argument("--browser-endpoint", metavar="URL", help=ENDPOINT_HELP)
     gui.add_argument("--storage-state", type=Path, metavar="JSON",
                      help="start signed in from a login state saved with Session > Save Login State")
     gui.set_defaults(handler=_gui)
@@ -111,11 +127,13 @@ def register(commands: argparse._SubParsersAction) -> None:
                       help="folder for demo.studio and summary.json (default: out/demo)")
     demo.add_argument("--seed", type=int, default=1, help="demo app seed (hydration delays, card order)")
     demo.add_argument("--jsonl", type=Path, help="also write every event as JSON lines to this file")
+    demo.add_argument("--browser-endpoint", metavar="URL", help=ENDPOINT_HELP)
     demo.add_argument("--close-when-done", action="store_true", help="in the window: close it when the tour ends")
     demo.set_defaults(handler=_demo)
 
     doctor = commands.add_parser("doctor", help="check the browser, Qt, display and project-file support")
     doctor.add_argument("--json", action="store_true", help="print the report as JSON")
+    doctor.add_argument("--browser-endpoint", metavar="URL", help=ENDPOINT_HELP)
     doctor.add_argument("--no-launch", action="store_true", help="find the browser but do not start it")
     doctor.set_defaults(handler=_doctor)
 

@@ -20,14 +20,14 @@ from studio.store.project import ProjectFile
 from studio.store.recorder import ProjectRecorder
 
 
-async def run_in_terminal(out: Path, seed: int, jsonl: Path | None) -> int:
+async def run_in_terminal(out: Path, seed: int, jsonl: Path | None, endpoint: str | None = None) -> int:
     """Run the whole demo with progress on stderr; returns the process exit code."""
     bus = EventBus()
     bus.subscribe(TerminalProgress())
     jsonl_stream = jsonl.open("w", encoding="utf-8") if jsonl else None
     if jsonl_stream:
         bus.subscribe(JsonLines(jsonl_stream))
-    options = load_settings().session_options(headless=True, label="studio demo")
+    options = load_settings().session_options(headless=True, label="studio demo", browser_endpoint=endpoint)
     with DemoServerThread(config=DemoConfig(seed=seed)) as demo, ProjectFile.create(demo_project_path(out)) as project:
         recorder = ProjectRecorder(project, bus)
         print(f"Demo app running at {demo.base_url}", file=sys.stderr)
@@ -77,7 +77,8 @@ def _unwritable(out: Path, jsonl: Path | None) -> str | None:
     return None
 
 
-def main(out: Path, seed: int, headless: bool, jsonl: Path | None, close_when_done: bool = False) -> int:
+def main(out: Path, seed: int, headless: bool, jsonl: Path | None, close_when_done: bool = False,
+         endpoint: str | None = None) -> int:
     problem = _unwritable(out, jsonl)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
@@ -87,6 +88,6 @@ def main(out: Path, seed: int, headless: bool, jsonl: Path | None, close_when_do
         launcher = importlib.import_module("studio.ui.launcher")
         return launcher.run_demo_gui(out=out, seed=seed, close_when_done=close_when_done)
     started = time.perf_counter()
-    code = asyncio.run(run_in_terminal(out, seed, jsonl))
+    code = asyncio.run(run_in_terminal(out, seed, jsonl, endpoint))
     print(f"Done in {time.perf_counter() - started:.1f} s.", file=sys.stderr)
     return code

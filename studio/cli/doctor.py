@@ -14,7 +14,9 @@ from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from studio.browser.discovery import BrowserNotFound, find_browser, launch_args
+from studio.browser.discovery import BrowserNotFound, find_browser
+from studio.browser.errors import BrowserError
+from studio.browser.launcher import ENDPOINT_ENV, BrowserLauncher
 
 PACKAGES = (
     "preflight-studio", "PySide6-Essentials", "playwright", "qasync", "openai", "pydantic",
@@ -64,7 +66,9 @@ def check_packages() -> Check:
                  f"Missing {', '.join(missing)}: run `pip install -e .` in the repository." if missing else "")
 
 
-def check_browser(launch: bool) -> Check:
+def check_browser(launch: bool, endpoint: str | None = None) -> Check:
+    if endpoint:
+        return _check_endpoint(endpoint, launch)
     try:
         info = find_browser()
     except BrowserNotFound as error:
@@ -72,7 +76,7 @@ def check_browser(launch: bool) -> Check:
     found = f"{info.path} ({info.version()}, found via {info.source})"
     if not launch:
         return Check("Browser", True, found)
-    problem = asyncio.run(_try_launch(info.path))
+    problem = asyncio.run(_try_launch(BrowserLauncher(browser_path=info.path)))
     if problem and "driver" in problem:
         return Check("Browser", False, found + f"; Playwright's driver did not start: {problem}",
                      "Playwright's bundled Node.js is missing a system library; on Debian/Ubuntu run "
@@ -84,15 +88,23 @@ def check_browser(launch: bool) -> Check:
     return Check("Browser", True, found + "; launches headless: yes")
 
 
-async def _try_launch(path: str) -> str | None:
-    from playwright.async_api import async_playwright
+def _check_endpoint(endpoint: str, connect: bool) -> Check:
+    found = f"the browser endpoint {endpoint} (from --browser-endpoint, {ENDPOINT_ENV} or Settings)"
+    if not connect:
+        return Check("Browser", True, found)
+    problem = asyncio.run(_try_launch(BrowserLauncher(endpoint=endpoint)))
+    if problem:
+        return Check("Browser", False, found + "; connecting failed", problem)
+    return Check("Browser", True, found + "; connects and opens a page: yes")
 
+
+async def _try_launch(launcher: BrowserLauncher) -> str | None:
     try:
-        async with async_playwright() as driver:
-            browser = await driver.chromium.launch(executable_path=path, args=launch_args())
+        async with launcher as browser:
             page = await browser.new_page()
             await page.set_content("<p>ok</p>")
-            await browser.close()
+    except BrowserError as error:  # already a sentence
+        return str(error)
     except Exception as error:  # any failure here is the finding itself
         return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     return None
@@ -138,9 +150,9 @@ def check_project_file() -> Check:
     return Check("Project files", ok, f"SQLite {sqlite3.sqlite_version}, WAL journal, create/write/reopen ok")
 
 
-def run_doctor(launch_browser: bool = True) -> Report:
+def run_doctor(launch_browser: bool = True, endpoint: str | None = None) -> Report:
     report = Report()
-    report.checks += [check_python(), check_packages(), check_browser(launch_browser), check_qt()]
+    report.checks += [check_python(), check_packages(), check_browser(launch_browser, endpoint), check_qt()]
     report.checks.append(Check("Display", True, display_description(), fatal=False))
     report.checks.append(check_project_file())
     return report

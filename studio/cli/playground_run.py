@@ -58,6 +58,7 @@ class JobCommand:
     as_json: bool = False
     quiet: bool = False
     headed: bool = False
+    endpoint: str | None = None  # a remote browser to connect to instead of launching one
     command: list[str] = field(default_factory=list)  # the command line to run again, without --answers
     limits: dict[str, float | None] = field(default_factory=dict)  # --max-* flags over the settings' budgets
 
@@ -110,7 +111,8 @@ async def _drive(cmd: JobCommand, project: ProjectFile, url: str, answers: dict[
     bus.subscribe(lambda event: seen.append(event.job_id), PreflightStarted)  # type: ignore[attr-defined]
     recorder = ProjectRecorder(project, bus)
     settings = load_settings()
-    session = BrowserSession(bus, settings.session_options(headless=not cmd.headed, label=f"studio {cmd.kind}"))
+    session = BrowserSession(bus, settings.session_options(headless=not cmd.headed, label=f"studio {cmd.kind}",
+                                                      browser_endpoint=cmd.endpoint))
     model: LanguageModel | None = None
     try:
         await session.start()

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 from typing import get_args
 
+from studio.cli.browser_options import add_browser_options, browser_endpoint
 from studio.models.race import ActionName
 
 
 def _mcp(args: argparse.Namespace) -> int:
     from studio.mcp.server import serve
 
-    status = serve(headed=args.headed, project=args.project)
+    status = serve(headed=args.headed, project=args.project, endpoint=browser_endpoint(args))
     # The browser and the project file are closed by now. Skip the interpreter's teardown of the SDK's and
     # pydantic's object graphs: it takes a second or more on a busy machine, and MCP clients kill a server
     # that is still running 2 s after they closed its stdin.
@@ -28,7 +29,8 @@ def _mcp(args: argparse.Namespace) -> int:
 def _observe(args: argparse.Namespace) -> int:
     from studio.race import observe_cli
 
-    return observe_cli.main(args.url, args.selector, as_json=args.json, action=args.action, headed=args.headed)
+    return observe_cli.main(args.url, args.selector, as_json=args.json, action=args.action, headed=args.headed,
+                            endpoint=browser_endpoint(args))
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -37,7 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="An MCP server over stdio: browser_navigate, browser_snapshot, browser_click, browser_type, "
                     "get_ancestors, get_siblings, get_descendants, observe_element_state and "
                     "enable/disable_preflight_observation, in named browser contexts of one Chromium.")
-    mcp.add_argument("--headed", action="store_true", help="show the Chromium window (needs a display)")
+    add_browser_options(mcp)
     mcp.add_argument("--project", type=Path, metavar="FILE",
                      help="record the actions done through the tools into this .studio project "
                           "(one session per browserContext; export it with `studio export`)")
@@ -51,5 +53,5 @@ def register(commands: argparse._SubParsersAction) -> None:
     observe.add_argument("--json", action="store_true", help="print the observations as the seed's JSON array")
     observe.add_argument("--action", choices=list(get_args(ActionName)),
                          help="report only the facts that would stop this action (its preflight), not all facts")
-    observe.add_argument("--headed", action="store_true", help="show the Chromium window (needs a display)")
+    add_browser_options(observe)
     observe.set_defaults(handler=_observe)

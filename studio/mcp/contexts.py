@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import sys
 from dataclasses import dataclass, field
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from studio.browser.discovery import BrowserInfo, BrowserNotFound, find_browser, launch_args
-from studio.browser.errors import describe_navigation_failure, first_line
+from studio.browser.errors import BrowserError, describe_navigation_failure, first_line
+from studio.browser.launcher import BrowserLauncher
 from studio.browser.urls import normalize_url
 from studio.mcp.recording import ProjectRecording
 from studio.models.race import ActionName, ActionOutcome
@@ -96,13 +94,12 @@ class ContextCollection:
     """All named contexts of one MCP connection, in one lazily launched Chromium."""
 
     def __init__(self, headless: bool = True, recording: ProjectRecording | None = None,
-                 page_timeout_s: float = PAGE_TIMEOUT_S) -> None:
+                 page_timeout_s: float = PAGE_TIMEOUT_S, endpoint: str | None = None) -> None:
         self.headless = headless
         self.recording = recording
         self.page_timeout_s = page_timeout_s  # how long a check may wait for the page to answer
-        self._playwright: Playwright | None = None
+        self.launcher = BrowserLauncher(headless=headless, endpoint=endpoint)
         self._browser: Browser | None = None
-        self._browser_info: BrowserInfo | None = None
         self._contexts: dict[str, NamedContext] = {}
         self._preflight: dict[str, bool] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -175,17 +172,11 @@ class ContextCollection:
         if self._closed:
             return
         self._closed = True
-        browser, playwright = self._browser, self._playwright
-        self._browser = self._playwright = None
+        self._browser = None
         self._contexts.clear()
         try:
-            if browser is not None and browser.is_connected():
-                await browser.close()
-        except PlaywrightError as error:
-            log.warning("Closing the browser failed: %s", first_line(error))
+            await self.launcher.close()
         finally:
-            if playwright is not None:
-                await playwright.stop()
             if self.recording is not None:
                 self.recording.close()
 
@@ -196,25 +187,10 @@ class ContextCollection:
             if self._browser is not None and self._browser.is_connected():
                 return self._browser
             try:
-                self._browser_info = self._browser_info or find_browser()
-            except BrowserNotFound as error:
-                raise RaceError("browser_unavailable", str(error)) from error
-            if not self.headless and sys.platform.startswith("linux") and not (
-                    os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-                raise RaceError("browser_unavailable", "A headed browser needs a display, and none is available "
-                                                       "(DISPLAY is not set). Run `studio mcp` without --headed, "
-                                                       "or under Xvfb (`xvfb-run studio mcp --headed`).")
-            if self._playwright is None:
-                self._playwright = await async_playwright().start()
-            try:
-                self._browser = await self._playwright.chromium.launch(
-                    executable_path=self._browser_info.path, args=launch_args(), headless=self.headless)
-            except PlaywrightError as error:
-                hint = ", or run without --headed" if not self.headless else ""
-                raise RaceError("browser_unavailable",
-                                f"Could not start the browser at {self._browser_info.path}: {first_line(error)}. "
-                                f"Run `studio doctor` to check it{hint}.") from error
-            log.info("Launched %s (%s)", self._browser_info.path, self._browser.version)
+                self._browser = await self.launcher.start()
+            except BrowserError as error:
+                hint = " Or run `studio mcp` without --headed." if not self.headless else ""
+                raise RaceError("browser_unavailable", f"{error}{hint}") from error
             return self._browser
 
     def _on_context_closed(self, context: BrowserContext) -> None:
@@ -230,10 +206,10 @@ class ContextCollection:
         return context
 
     async def _attach_recorder(self, entry: NamedContext) -> None:
-        assert self.recording is not None and self._browser_info is not None
+        assert self.recording is not None
         user_agent = await entry.page.evaluate("navigator.userAgent")
         session_id, first_index = self.recording.start(
-            entry.name, self._browser_info.path, entry.browser.version, self.headless, VIEWPORT, user_agent)
+            entry.name, self.launcher.where, entry.browser.version, self.headless, VIEWPORT, user_agent)
         entry.session_id = session_id
         entry.recorder = StepRecorder(entry.race, entry.runner, session_id, self.recording.add_step,
                                       origin="agent", first_index=first_index)

@@ -19,6 +19,9 @@ class SessionOptions(BaseModel):
     browser_path: str | None = Field(
         default=None, description="Overrides browser discovery when set."
     )
+    browser_endpoint: str | None = Field(
+        default=None, description="Connect to this Playwright browser server or CDP endpoint instead of launching."
+    )
     storage_state: Path | None = Field(
         default=None, description="A Playwright storageState JSON to start logged in."
     )

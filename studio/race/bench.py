@@ -9,9 +9,7 @@ import statistics
 import sys
 import time
 
-from playwright.async_api import async_playwright
-
-from studio.browser.discovery import find_browser, launch_args
+from studio.browser.launcher import BrowserLauncher
 from studio.demo.server import DemoConfig, DemoServerThread
 from studio.race.locators import resolve, synthesize
 from studio.race.page import RacePage
@@ -39,10 +37,6 @@ def admin_page(interactive: int) -> str:
     )
 
 
-async def _launch(driver):
-    return await driver.chromium.launch(executable_path=find_browser().path, args=launch_args())
-
-
 def _ref(line: str) -> str:
     return re.search(r" (e\d+)(?: |$)", line).group(1)
 
@@ -54,8 +48,7 @@ def _median_ms(samples: list[float]) -> float:
 async def measure_race(repeats: int = 30) -> dict:
     """Median round trip of our preflight check vs Playwright's click(trial=True) on the same elements."""
     with DemoServerThread(config=DemoConfig(hydration_ms=(0, 0))) as demo:
-        async with async_playwright() as driver:
-            browser = await _launch(driver)
+        async with BrowserLauncher() as browser:
             page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
             await page.goto(demo.base_url + "/products")
             await page.get_by_test_id("loading-scrim").wait_for(state="hidden")
@@ -77,7 +70,6 @@ async def measure_race(repeats: int = 30) -> dict:
                     started = time.perf_counter()
                     await target.click(trial=True)
                     theirs.append(time.perf_counter() - started)
-            await browser.close()
     return {
         "benchmark": "race",
         "page": "demo /products after hydration",
@@ -106,8 +98,7 @@ def _fidelity(text: str, interactive: int) -> dict:
 async def measure_snapshot(repeats: int = 3, sizes: tuple[int, ...] = SIZES) -> dict:
     """Time and size of our snapshot and of Playwright's aria_snapshot on generated pages."""
     results = []
-    async with async_playwright() as driver:
-        browser = await _launch(driver)
+    async with BrowserLauncher() as browser:
         for size in sizes:
             page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
             await page.set_content(admin_page(size))
@@ -133,7 +124,6 @@ async def measure_snapshot(repeats: int = 3, sizes: tuple[int, ...] = SIZES) -> 
             })
             assert len(ours_text) == len(snap.text)
             await page.context.close()
-        await browser.close()
     return {"benchmark": "snapshot", "pages": results,
             "targets": {"time_ratio": "<= 1", "size_ratio": "<= 0.6"}}
 

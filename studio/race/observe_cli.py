@@ -12,10 +12,9 @@ import sys
 from dataclasses import dataclass
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import async_playwright
 
-from studio.browser.discovery import BrowserNotFound, find_browser, launch_args
-from studio.browser.errors import describe_navigation_failure, first_line
+from studio.browser.errors import BrowserError, describe_navigation_failure
+from studio.browser.launcher import BrowserLauncher
 from studio.browser.urls import normalize_url
 from studio.models.race import ActionName, ElementInfo, Observation
 from studio.race.actions import relevant
@@ -38,38 +37,33 @@ class ObservedElement:
 
 
 async def observe_url(url: str, selector: str, action: ActionName | None = None,
-                      headed: bool = False) -> ObservedElement:
+                      headed: bool = False, endpoint: str | None = None) -> ObservedElement:
     """Observe the first element matching `selector` once the page has loaded; raises RaceError with a sentence."""
     try:
         target = normalize_url(url)
     except ValueError as error:
         raise RaceError("bad_input", f"{error}.") from error
+    launcher = BrowserLauncher(headless=not headed, endpoint=endpoint)
     try:
-        browser_path = find_browser().path
-    except BrowserNotFound as error:
+        browser = await launcher.start()
+    except BrowserError as error:
         raise RaceError("browser_unavailable", str(error)) from error
-    async with async_playwright() as driver:
+    try:
+        page = await (await browser.new_context(viewport=VIEWPORT)).new_page()
         try:
-            browser = await driver.chromium.launch(executable_path=browser_path, args=launch_args(), headless=not headed)
+            await page.goto(target, timeout=NAVIGATION_TIMEOUT_MS)
         except PlaywrightError as error:
-            raise RaceError("browser_unavailable", f"Could not start the browser at {browser_path}: "
-                                                   f"{first_line(error)}. Run `studio doctor` to check it.") from error
-        try:
-            page = await (await browser.new_context(viewport=VIEWPORT)).new_page()
-            try:
-                await page.goto(target, timeout=NAVIGATION_TIMEOUT_MS)
-            except PlaywrightError as error:
-                raise RaceError("navigation_failed", str(describe_navigation_failure(target, error))) from error
-            race = RacePage(page)
-            element, matches = await race.ref_for_selector(selector)
-            if action is None:
-                observations = await race.observe(element.ref)
-            else:
-                found, _point = await race.observe_for_action(element.ref)
-                observations = relevant(action, found)
-            return ObservedElement(page.url, selector, matches, element, observations)
-        finally:
-            await browser.close()
+            raise RaceError("navigation_failed", str(describe_navigation_failure(target, error))) from error
+        race = RacePage(page)
+        element, matches = await race.ref_for_selector(selector)
+        if action is None:
+            observations = await race.observe(element.ref)
+        else:
+            found, _point = await race.observe_for_action(element.ref)
+            observations = relevant(action, found)
+        return ObservedElement(page.url, selector, matches, element, observations)
+    finally:
+        await launcher.close()
 
 
 def describe_element(tag: str, ref: str | None = None, test_id: str | None = None, element_id: str | None = None,
@@ -132,13 +126,13 @@ def fact_line(item: Observation) -> str:
 
 
 def main(url: str, selector: str, as_json: bool = False, action: ActionName | None = None,
-         headed: bool = False) -> int:
+         headed: bool = False, endpoint: str | None = None) -> int:
     """The command: 0 when the element was observed, 2 (with a sentence on stderr) when it could not be.
 
     With --json, a failure is also printed on stdout as the MCP tools answer it: {"error": {"type", "message"}}.
     """
     try:
-        observed = asyncio.run(observe_url(url, selector, action, headed))
+        observed = asyncio.run(observe_url(url, selector, action, headed, endpoint))
     except RaceError as error:
         print(error.message, file=sys.stderr)
         if as_json:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.browser.discovery import BrowserNotFound, find_browser
+from studio.browser.launcher import ENDPOINT_ENV
 from studio.settings import StudioSettings
 from studio.ui.model_settings import ModelSettingsBox
 
@@ -40,6 +41,14 @@ class SettingsDialog(QDialog):
         except BrowserNotFound:
             self.browser_path.setPlaceholderText("No browser found: install chromium or choose one")
         form.addRow("Browser:", self._with_browse(self.browser_path, self._browse))
+        self.browser_endpoint = QLineEdit(settings.browser_endpoint or "", self)
+        self.browser_endpoint.setPlaceholderText("None: launch the browser on this machine")
+        self.browser_endpoint.setToolTip(
+            "A remote browser instead of a local one: a Playwright browser server (ws://HOST:PORT/, started with "
+            "`playwright run-server --unsafe`) or a Chrome DevTools endpoint (http://HOST:9222). "
+            f"{ENDPOINT_ENV}, when set, takes precedence.")
+        self.browser_endpoint.setClearButtonEnabled(True)
+        form.addRow("Remote browser:", self.browser_endpoint)
         self.headless = QCheckBox("Headless (the page is shown only in the studio's live view)", self)
         self.headless.setChecked(settings.headless)
         form.addRow("Mode:", self.headless)
@@ -90,6 +99,7 @@ class SettingsDialog(QDialog):
     def result_settings(self) -> StudioSettings:
         settings = self._settings
         settings.browser_path = self.browser_path.text().strip() or None
+        settings.browser_endpoint = self.browser_endpoint.text().strip() or None
         settings.headless = self.headless.isChecked()
         settings.viewport = (self.width_box.value(), self.height_box.value())
         settings.storage_state = self.storage_state.text().strip() or None

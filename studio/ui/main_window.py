@@ -285,8 +285,9 @@ class StudioWindow(QMainWindow):
         options = self.browser.session.options if self.browser.session else self.settings.session_options()
         mode = "headless" if options.headless else "headed"
         signed_in = " · signed in from saved state" if options.storage_state else ""
+        remote = f" · remote browser at {options.browser_endpoint}" if options.browser_endpoint else ""
         self.session_label.setText(
-            f"Session {session_id} · {mode} · {options.viewport[0]}×{options.viewport[1]}{signed_in}")
+            f"Session {session_id} · {mode} · {options.viewport[0]}×{options.viewport[1]}{signed_in}{remote}")
         self._on_tracing(bool(options.trace_path))
 
     def _on_session_ended(self, reason: str, message: str) -> None:

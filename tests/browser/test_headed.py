@@ -59,7 +59,7 @@ async def test_a_browser_chosen_in_settings_is_used_and_a_wrong_one_explained(de
     session = BrowserSession(EventBus(), SessionOptions(browser_path=chosen))
     await session.start()
     try:
-        assert (session.browser_info.path, session.browser_info.source) == (chosen, "settings")
+        assert (session.launcher.info.path, session.launcher.info.source) == (chosen, "settings")
         await session.goto(demo.base_url + "/privacy")
     finally:
         await session.close()
