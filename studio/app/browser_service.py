@@ -12,15 +12,16 @@ from studio.browser.input import InputAction, PageInput
 from studio.browser.screencast import LiveScreencast
 from studio.browser.session import BrowserSession
 from studio.browser.urls import normalize_url
-from studio.events import EventBus
 from studio.models.browser import LiveFrame, SessionOptions
 from studio.models.events import EngineEvent, NavigationEvent, SessionEnded
+from studio.runtime import EngineRuntime
 
 log = logging.getLogger(__name__)
 
 
 class BrowserService(QObject):
-    """Owns the BrowserSession, its screencast and input queue, and re-emits engine events as Qt signals.
+    """Owns the runtime's live BrowserSession, its screencast and input queue, and re-emits engine events as Qt
+    signals.
 
     Frames are not queued: `frameReady` only says "a newer frame exists"; the view pulls `latest_frame`.
     """
@@ -35,22 +36,27 @@ class BrowserService(QObject):
     notice = Signal(str)  # a sentence about something that worked (a saved file)
     tracingChanged = Signal(bool)
 
-    def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
+    def __init__(self, runtime: EngineRuntime, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.bus = bus
-        self.session: BrowserSession | None = None
+        self.runtime = runtime
+        self.bus = runtime.bus
         self.latest_frame: LiveFrame | None = None
         self.frames_received = 0
         self._screencast: LiveScreencast | None = None
         self._input: PageInput | None = None
         self._tasks = TaskOwner(on_error=lambda error: self.errorOccurred.emit(str(error)))
-        self._unsubscribe = bus.subscribe(self._on_event)
+        self._unsubscribe = self.bus.subscribe(self._on_event)
 
     # -- commands (called by widgets) ---------------------------------------------------------------
 
     @property
+    def session(self) -> BrowserSession | None:
+        """The runtime's live session (every job and the live view work in it)."""
+        return self.runtime.session
+
+    @property
     def alive(self) -> bool:
-        return self.session is not None and self.session.alive
+        return self.runtime.browser_alive
 
     def start_session(self, options: SessionOptions, url: str | None = None) -> None:
         self._tasks.spawn(self.start(options, url), name="start-session")
@@ -59,14 +65,12 @@ class BrowserService(QObject):
         """Start a new session (ending the current one first); errors become errorOccurred sentences."""
         await self.stop()
         self.busyChanged.emit(True)
-        session = BrowserSession(self.bus, options)
         try:
-            await session.start()
+            session = await self.runtime.start_browser(options)
         except BrowserError as error:
             self.errorOccurred.emit(str(error))
             self.busyChanged.emit(False)
             return None
-        self.session = session
         self._screencast = LiveScreencast(session, self._on_frame, max_size=options.viewport)
         await self._screencast.start()
         self._input = PageInput(session)
@@ -79,7 +83,7 @@ class BrowserService(QObject):
 
     async def stop(self) -> None:
         """End the current session cleanly (screencast, input, browser), if there is one."""
-        session, self.session = self.session, None
+        session = self.session
         if self._input:
             await self._input.stop()
             self._input = None
@@ -87,8 +91,7 @@ class BrowserService(QObject):
             if session is not None and session.alive:
                 await self._screencast.stop()
             self._screencast = None
-        if session:
-            await session.close()
+        await self.runtime.close_browser()
 
     def end_session(self) -> None:
         self._tasks.spawn(self.stop(), name="end-session")

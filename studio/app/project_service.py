@@ -9,12 +9,11 @@ from pathlib import Path
 from platformdirs import user_data_dir
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from studio.events import EventBus
+from studio.app.settings_service import SettingsService
 from studio.models.events import EngineEvent, ProgressEvent
-from studio.settings import StudioSettings, save_settings
+from studio.runtime import EngineRuntime
 from studio.store.errors import ProjectError, SaveAsError
 from studio.store.project import ProjectFile
-from studio.store.recorder import ProjectRecorder
 
 log = logging.getLogger(__name__)
 
@@ -36,17 +35,16 @@ class ProjectService(QObject):
     recordsChanged = Signal()
     errorOccurred = Signal(str)
 
-    def __init__(self, bus: EventBus, settings: StudioSettings, parent: QObject | None = None) -> None:
+    def __init__(self, runtime: EngineRuntime, settings: SettingsService, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.bus = bus
+        self.runtime = runtime
         self.settings = settings
         self.project: ProjectFile | None = None
         self.untitled = False
-        self._recorder: ProjectRecorder | None = None
         # Many events a second arrive while a page loads; the tree refreshes at most 4 times a second.
         self._refresh = QTimer(self, singleShot=True, interval=250)
         self._refresh.timeout.connect(self.recordsChanged)
-        self._unsubscribe = bus.subscribe(self._on_event)
+        self._unsubscribe = runtime.bus.subscribe(self._on_event)
 
     @property
     def path(self) -> Path | None:
@@ -100,8 +98,8 @@ class ProjectService(QObject):
         if not self._switch(opener):
             return False
         self.untitled = False
-        self.settings.remember_project(path)
-        save_settings(self.settings)
+        self.settings.settings.remember_project(path)
+        self.settings.save()
         self.projectChanged.emit(str(self.project.path))
         return True
 
@@ -113,13 +111,11 @@ class ProjectService(QObject):
             return False
         self.close()
         self.project = project
-        self._recorder = ProjectRecorder(project, self.bus)
+        self.runtime.attach_project(project)  # every engine event is recorded into it from now on
         return True
 
     def close(self) -> None:
-        if self._recorder:
-            self._recorder.close()
-            self._recorder = None
+        self.runtime.attach_project(None)
         if self.project:
             self.project.close()
             self.project = None

@@ -17,6 +17,15 @@ class NavigationError(BrowserError):
     """The page could not be opened at the requested URL."""
 
 
+class PageUnresponsive(BrowserError):
+    """The page stopped answering (a script stuck in a loop); the next step is a fresh page."""
+
+    def __init__(self, url: str, what: str, seconds: float) -> None:
+        super().__init__(f"The page at {url} did not answer within {seconds:g} s while {what}: a script on it may be "
+                         "stuck in a loop. That page was skipped.")
+        self.url = url
+
+
 def first_line(error: BaseException) -> str:
     """The first line of an error's text (Playwright appends call logs below it), or its type name."""
     text = str(error).strip()

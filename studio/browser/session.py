@@ -187,6 +187,18 @@ class BrowserSession:
         self.publish(ScreenshotEvent(label=label, url=page.url, width=width, height=height, png=png))
         return png
 
+    async def replace_stuck_page(self) -> Page:
+        """Open a fresh page in the context and close the active one (a script stuck in a loop holds its page, not
+        the browser: closing works even then). Returns the new active page."""
+        stuck = self.page
+        fresh = await self.context.new_page()  # adopted and activated by the context's "page" event
+        self._adopt_page(fresh)
+        try:
+            await asyncio.wait_for(stuck.close(), _CLOSE_TIMEOUT_S)
+        except (PlaywrightError, asyncio.TimeoutError) as error:
+            log.warning("closing a stuck page failed: %s", first_line(error))
+        return fresh
+
     async def save_storage_state(self, path: Path) -> dict:
         """Write cookies and local storage (Playwright's storageState) to `path`, to start logged in next time."""
         path = Path(path)

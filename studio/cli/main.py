@@ -14,7 +14,7 @@ import sys
 from studio import __version__
 
 # Modules under studio.cli that register commands, in the order `studio --help` lists them.
-COMMAND_MODULES = ("core_commands", "export_command", "race_commands", "playground_commands")
+COMMAND_MODULES = ("core_commands", "export_command", "race_commands", "playground_commands", "jobs_command")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,6 +8,7 @@ codes: 0 completed, 1 failed, 2 bad input, 3 paused with questions (JSON on stdo
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from studio.cli.browser_options import add_browser_options, browser_endpoint
@@ -62,6 +63,8 @@ def _positive(kind: type) -> object:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number; give a limit such as 60")
         if value <= 0:
             raise argparse.ArgumentTypeError(f"{text} must be above 0")
         return value

@@ -2,10 +2,11 @@
 
 The job runs in a headless browser and is recorded in the project. Questions the answers file already answers
 are answered on the spot; other questions pause the job (it stays in the project) and the command exits with 3.
-A later run with `--answers` resumes the project's paused job of the same kind, request and URL.
+A later run with `--answers` resumes the project's paused (or interrupted) job of the same kind, request and URL.
 
 Exit codes: 0 completed, 1 failed, 2 bad input (nothing was changed), 3 paused with questions, 4 stopped early
-(budget exhausted or cancelled; what was done is kept).
+(budget exhausted or cancelled; what was done is kept), 5 the job runs in another process; 130 / 143 after
+Ctrl+C / SIGTERM (the job is recorded as cancelled).
 """
 
 from __future__ import annotations
@@ -13,35 +14,44 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.browser.errors import BrowserError, first_line
-from studio.browser.session import BrowserSession
 from studio.browser.urls import normalize_url
 from studio.cli import job_report
 from studio.cli.answers_file import AnswersFileError, load_answers
-from studio.events import EventBus
-from studio.llm.client import LanguageModel
 from studio.models.context import Answer, JobKind, JobRecord
-from studio.models.events import JOB_EVENT_TYPES, EngineEvent, PreflightStarted
-from studio.playground import Playground
+from studio.models.events import EngineEvent, JobEvent
+from studio.playground import Playground, PlaygroundJob
 from studio.preflight.run import SECRET_KEYS
+from studio.runtime import EngineRuntime
 from studio.settings import load_settings
 from studio.store.errors import ProjectError
+from studio.store.leases import JobLocked
 from studio.store.project import ProjectFile
-from studio.store.recorder import ProjectRecorder
 
 log = logging.getLogger(__name__)
 
-FAILED, BAD_INPUT = 1, 2
+FAILED, BAD_INPUT, BUSY = 1, 2, 5
+INTERRUPTED_BY = {signal.SIGINT: 130, signal.SIGTERM: 143}
 # A resumed job signs in again in its new browser; passwords are never in the project, so they come from the file.
 LOGIN_KEYS = {"credentials.email", *SECRET_KEYS}
+RESUMABLE = ("paused", "interrupted")
 
 
 class Refused(Exception):
     """Bad input found before the job ran; the sentence goes to stderr and the command exits with 2."""
+
+
+class Stopped(Exception):
+    """SIGTERM (or SIGINT) stopped the command; the running job was recorded as cancelled."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
 @dataclass
@@ -78,65 +88,79 @@ def run(cmd: JobCommand) -> int:
         try:
             url = url or last_base_url(project)
             _check_cases(project, cmd.case_ids)
-        except Refused as error:
-            return _refuse(error)
-        try:
+            interrupted = project.jobs.sweep_interrupted()
             stored = paused_job(project, cmd, url) if cmd.answers_file or cmd.job_id else None
+            if stored is not None and (holder := project.leases.holder(stored.id)) is not None:
+                raise JobLocked(holder)
         except Refused as error:
             return _refuse(error)
-        if stored is not None and not any(q.key in answers for q in stored.pending):
+        except JobLocked as error:
+            return _busy(error)
+        if stored is not None and stored.status == "paused" and not any(q.key in answers for q in stored.pending):
             return job_report.report(cmd, stored, unanswered_in=cmd.answers_file)  # no browser needed to say so
-        seen: list[str] = [stored.id] if stored else []
+        _say_interrupted(cmd, [job for job in interrupted if stored is None or job.id != stored.id], stored)
         try:
-            job = asyncio.run(_drive(cmd, project, url, answers, stored, seen))
-        except KeyboardInterrupt:
-            _fail(project, seen, "Stopped with Ctrl+C; what was found so far is kept.", status="cancelled")
-            raise
-        except BrowserError as error:
-            return _fail(project, seen, str(error))
-        except Exception as error:  # an engine bug: say it in a sentence, keep the traceback for --verbose
-            log.info("the job failed", exc_info=True)
-            return _fail(project, seen, f"The job failed unexpectedly: {first_line(error)} "
-                                        "(run `studio -v ...` for the details).")
+            job = asyncio.run(_drive(cmd, project, url, answers, stored))
+        except JobLocked as error:
+            return _busy(error)
+        except Stopped as stopped:
+            print(f"Stopped by {stopped}; the job was recorded as cancelled and what it found is kept in "
+                  f"{cmd.project}.", file=sys.stderr)
+            return INTERRUPTED_BY.get(stopped.signum, FAILED)
+        except BrowserError as error:  # the browser did not start: no job ran
+            print(f"error: {error}", file=sys.stderr)
+            return FAILED
+        if job is None:
+            print("error: the job ended before it started; see the log (studio -v ...) for details.", file=sys.stderr)
+            return FAILED
         return job_report.report(cmd, job, asked_again=_asked_again(job, answers))
     finally:
         project.close()
 
 
 async def _drive(cmd: JobCommand, project: ProjectFile, url: str, answers: dict[str, str],
-                 stored: JobRecord | None, seen: list[str]) -> JobRecord:
-    bus = EventBus()
+                 stored: JobRecord | None) -> JobRecord | None:
+    runtime = EngineRuntime(load_settings(), project, budget_limits=cmd.limits)
     if not cmd.quiet:
-        bus.subscribe(_write_jsonl)
-    bus.subscribe(lambda event: seen.append(event.job_id), PreflightStarted)  # type: ignore[attr-defined]
-    recorder = ProjectRecorder(project, bus)
-    settings = load_settings()
-    session = BrowserSession(bus, settings.session_options(headless=not cmd.headed, label=f"studio {cmd.kind}",
-                                                      browser_endpoint=cmd.endpoint))
-    model: LanguageModel | None = None
+        runtime.bus.subscribe(_write_jsonl, JobEvent)
+    main = asyncio.current_task()
+    assert main is not None
+    stopped: list[int] = []
+
+    def stop(signum: int) -> None:
+        stopped.append(signum)
+        main.cancel()  # the runner records the running job as cancelled, then the command exits
+
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop, signal.SIGTERM)
     try:
-        await session.start()
-        model = LanguageModel.from_settings(settings.llm, sink=project.llm_calls.add)
-        budgets = settings.budgets.overridden(**cmd.limits)
-        playground = Playground(session, project, model=model, budget=budgets.main,
-                                preflight_budget=budgets.preflight)
-        job = stored or await playground.start(cmd.kind, url, request=cmd.request, case_ids=cmd.case_ids)
-        given: set[str] = set()
-        while job.status == "paused":
-            keys = [q.key for q in job.pending]
-            if not any(key in answers and key not in given for key in keys):
-                break  # a question the file does not answer, or asked again after its answer did not work
-            job = await _resume(playground, job, answers, keys)
-            given.update(key for key in keys if key in answers)
-        return job
+        async with runtime:
+            await runtime.start_browser(headless=not cmd.headed, label=f"studio {cmd.kind}",
+                                        **({"browser_endpoint": cmd.endpoint} if cmd.endpoint else {}))
+            playground = await Playground.on(runtime)
+            if stored is not None and stored.status == "interrupted":
+                job = await _resume(runtime, playground, stored, answers, [])
+            else:
+                job = stored or await runtime.jobs.run(
+                    PlaygroundJob(playground, cmd.kind, url, request=cmd.request, case_ids=cmd.case_ids))
+            given: set[str] = set()
+            while job is not None and job.status == "paused":
+                keys = [q.key for q in job.pending]
+                if not any(key in answers and key not in given for key in keys):
+                    break  # a question the file does not answer, or asked again after its answer did not work
+                job = await _resume(runtime, playground, job, answers, keys)
+                given.update(key for key in keys if key in answers)
+            return job
+    except asyncio.CancelledError:
+        if stopped:
+            raise Stopped(stopped[0]) from None
+        raise
     finally:
-        await session.close()
-        if model is not None:
-            await model.aclose()
-        recorder.close()
+        loop.remove_signal_handler(signal.SIGTERM)
 
 
-async def _resume(playground: Playground, job: JobRecord, answers: dict[str, str], keys: list[str]) -> JobRecord:
+async def _resume(runtime: EngineRuntime, playground: Playground, job: JobRecord, answers: dict[str, str],
+                  keys: list[str]) -> JobRecord | None:
     """Answer the pending questions from the file, with the login again for a job resumed in a new browser."""
     wanted = {key: value for key, value in answers.items() if key in keys or key in LOGIN_KEYS}
     if job.state.get("preflight_done"):
@@ -146,7 +170,7 @@ async def _resume(playground: Playground, job: JobRecord, answers: dict[str, str
             secrets[key] = wanted.pop(key)
     given = [Answer(key=key, value=value) for key, value in wanted.items()
              if key in keys or key in SECRET_KEYS or job.context.answer(key) != value]
-    return await playground.resume(job, given)
+    return await runtime.jobs.run(PlaygroundJob(playground, job.kind, resume=job, answers=given))
 
 
 def _asked_again(job: JobRecord, answers: dict[str, str]) -> list[str]:
@@ -166,13 +190,14 @@ def paused_job(project: ProjectFile, cmd: JobCommand, url: str) -> JobRecord | N
     """The latest paused job this command continues: same kind, request and case ids, and the same URL if given."""
     if cmd.job_id:
         job = project.jobs.get(cmd.job_id)
-        if job is None or job.kind != cmd.kind or job.status != "paused":
-            waiting = ", ".join(j.id for j in project.jobs.list(kind=cmd.kind, status="paused")) or "none"
+        if job is None or job.kind != cmd.kind or job.status not in RESUMABLE:
+            waiting = ", ".join(j.id for j in project.jobs.list(kind=cmd.kind) if j.status in RESUMABLE) or "none"
             said = "does not exist" if job is None else f"is a {job.kind} job" if job.kind != cmd.kind \
-                else f"is {job.status}, not paused"
-            raise Refused(f"Job {cmd.job_id} in {project.path} {said}. Paused {cmd.kind} jobs there: {waiting}.")
+                else f"is {job.status}, not paused or interrupted"
+            raise Refused(f"Job {cmd.job_id} in {project.path} {said}. Paused or interrupted {cmd.kind} jobs "
+                          f"there: {waiting}.")
         return job
-    for job in reversed(project.jobs.list(kind=cmd.kind, status="paused")):
+    for job in reversed([j for j in project.jobs.list(kind=cmd.kind) if j.status in RESUMABLE]):
         if job.request != cmd.request or (cmd.case_ids is not None and job.state.get("case_ids") != cmd.case_ids):
             continue
         if cmd.url and url not in (job.start_url, job.context.resolved_base_url):
@@ -196,9 +221,8 @@ def _normalized(url: str) -> str:
 
 
 def _write_jsonl(event: EngineEvent) -> None:
-    if event.type in JOB_EVENT_TYPES:
-        sys.stderr.write(json.dumps(event.model_dump(mode="json")) + "\n")
-        sys.stderr.flush()
+    sys.stderr.write(json.dumps(event.model_dump(mode="json")) + "\n")
+    sys.stderr.flush()
 
 
 def _refuse(error: Exception) -> int:
@@ -206,11 +230,20 @@ def _refuse(error: Exception) -> int:
     return BAD_INPUT
 
 
-def _fail(project: ProjectFile, seen: list[str], sentence: str, status: str = "failed") -> int:
-    """Mark the interrupted job failed (it would look 'running' forever otherwise) and say why."""
-    job = project.jobs.get(seen[-1]) if seen else None
-    if job is not None and job.status == "running":
-        project.jobs.save(job.model_copy(update={"status": status, "message": sentence}))
-    if status == "failed":
-        print(f"error: {sentence}", file=sys.stderr)
-    return FAILED
+def _busy(error: JobLocked) -> int:
+    print(f"error: {error}", file=sys.stderr)
+    return BUSY
+
+
+def _say_interrupted(cmd: JobCommand, interrupted: list[JobRecord], resuming: JobRecord | None) -> None:
+    """Say which interrupted job this run resumes, and how to resume or discard the others of this kind."""
+    if resuming is not None and resuming.status == "interrupted":
+        print(f"Resuming job {resuming.id}: {resuming.message.removeprefix('Interrupted: ')}", file=sys.stderr)
+    for job in interrupted:
+        if job.kind != cmd.kind:
+            continue
+        rerun = " ".join([*cmd.command, "--job", job.id])
+        print(f"Job {job.id} ({job.kind}{f', {job.request!r}' if job.request else ''}) was interrupted: "
+              f"{job.message.removeprefix('Interrupted: ')} This run starts a new job; resume that one with "
+              f"`{rerun}` (add --answers FILE with the login), or discard it with "
+              f"`studio jobs discard {job.id} --project {cmd.project}`.", file=sys.stderr)

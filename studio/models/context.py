@@ -146,7 +146,8 @@ class PendingQuestion(BaseModel):
 
 
 JobKind = Literal["preflight", "new_testsuite", "new_test_case", "edit_test_case"]
-JobStatus = Literal["running", "paused", "completed", "failed", "cancelled", "budget_exhausted"]
+# interrupted: it was running when its process went away (killed, crashed); it can be resumed or discarded.
+JobStatus = Literal["running", "paused", "completed", "failed", "cancelled", "budget_exhausted", "interrupted"]
 
 
 class JobRecord(BaseModel):

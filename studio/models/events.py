@@ -7,6 +7,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from studio.models.context import Confidence, PendingQuestion
+
 
 def _now_ms() -> float:
     return time.time() * 1000.0
@@ -121,58 +123,75 @@ class NoticeEvent(EngineEvent):
     message: str
 
 
-class PreflightStarted(EngineEvent):
+class JobEvent(EngineEvent):
+    """Base of the events of one job (seed 000's preflight_* and main_job_*): front ends and the store follow a job
+    by subscribing to this type and reading `job_id`."""
+
+    job_id: str
+
+
+class PreflightStarted(JobEvent):
     """Seed 000: a preflight began for a request."""
 
     type: Literal["preflight_started"] = "preflight_started"
-    job_id: str
     request: str
     url: str | None = None
 
 
-class PreflightProgress(EngineEvent):
+class PreflightProgress(JobEvent):
     """Seed 000: the preflight moved on (an objective, a page visited), within its step budget."""
 
     type: Literal["preflight_progress"] = "preflight_progress"
-    job_id: str
     objective: str
     message: str
     step: int
     max_steps: int
 
 
-class PreflightQuestion(EngineEvent):
+class AskedQuestion(BaseModel):
+    """One question of a paused job as the event carries it: the seed's question with its key, why and kind."""
+
+    key: str
+    why: str
+    kind: str
+    title: str
+    question: str
+    info_needed: list[str]
+    options: list[str] | None = None
+
+    @classmethod
+    def of(cls, pending: PendingQuestion) -> AskedQuestion:
+        return cls(key=pending.key, why=pending.why, kind=pending.kind, **pending.question.model_dump())
+
+
+class PreflightQuestion(JobEvent):
     """Seed 000: the preflight paused to ask the human (at most two questions)."""
 
     type: Literal["preflight_question"] = "preflight_question"
-    job_id: str
-    questions: list[dict]
+    questions: list[AskedQuestion]
 
 
-class PreflightCompleted(EngineEvent):
+class PreflightCompleted(JobEvent):
     """Seed 000: the preflight finished; its context_collection is stored with the job."""
 
     type: Literal["preflight_completed"] = "preflight_completed"
-    job_id: str
-    confidence: dict
+    confidence: Confidence
     steps: int
     seconds: float
 
 
-class MainJobStarted(EngineEvent):
+class MainJobStarted(JobEvent):
     """Seed 000: a playground agent (new suite, new cases, edit cases) started."""
 
     type: Literal["main_job_started"] = "main_job_started"
-    job_id: str
     kind: str
     total_items: int = 0
 
 
-class ItemProgress(EngineEvent):
+class ItemProgress(JobEvent):
     """Seed 000: one item (a suite, a case) of the main job was done, skipped or failed."""
 
     type: Literal["item_progress"] = "item_progress"
-    job_id: str
     item: str
     index: int
     total: int
@@ -180,18 +199,25 @@ class ItemProgress(EngineEvent):
     message: str = ""
 
 
-class MainJobCompleted(EngineEvent):
+class MainJobSummary(BaseModel):
+    """What a main job ended with: the sentence, and the ids it made (the job's `result` keeps the whole result)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    summary: str = ""
+    suites: list[str] = Field(default_factory=list)
+    cases: list[str] = Field(default_factory=list)
+    skipped: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+class MainJobCompleted(JobEvent):
     """Seed 000: the main job ended (completed, cancelled, budget exhausted or failed) with a summary."""
 
     type: Literal["main_job_completed"] = "main_job_completed"
-    job_id: str
     kind: str
     status: str
-    summary: dict
-
-
-JOB_EVENT_TYPES = ("preflight_started", "preflight_progress", "preflight_question", "preflight_completed",
-                   "main_job_started", "item_progress", "main_job_completed")
+    summary: MainJobSummary
 
 
 AnyEvent = Annotated[

@@ -58,10 +58,10 @@ class LLMSettings(BaseModel):
 class JobBudget(BaseModel):
     """Hard limits of one job; reaching one ends the job cleanly, keeping everything done so far."""
 
-    max_steps: int = 40
-    max_tokens: int = 60_000
-    max_seconds: float = 120.0
-    max_cost_usd: float = 0.50
+    max_steps: int = Field(default=40, gt=0)
+    max_tokens: int = Field(default=60_000, gt=0)
+    max_seconds: float = Field(default=120.0, gt=0, allow_inf_nan=False)
+    max_cost_usd: float = Field(default=0.50, gt=0, allow_inf_nan=False)
 
 
 class JobBudgets(BaseModel):
@@ -76,4 +76,5 @@ class JobBudgets(BaseModel):
     def overridden(self, **limits: float | None) -> JobBudgets:
         """These budgets with the given limits (max_steps=…, None: unchanged) set on both the preflight and the agent."""
         given = {key: value for key, value in limits.items() if value is not None}
-        return JobBudgets(preflight=self.preflight.model_copy(update=given), main=self.main.model_copy(update=given))
+        return JobBudgets(preflight=JobBudget.model_validate({**self.preflight.model_dump(), **given}),
+                          main=JobBudget.model_validate({**self.main.model_dump(), **given}))

@@ -16,6 +16,6 @@ job.result: {"suites": [ids], "cases": [created ids], "edits": [CaseEdit as dict
 """
 
 from studio.playground.cases_io import case_steps, revert_edit
-from studio.playground.runner import Playground
+from studio.playground.runner import KIND_NAMES, Playground, PlaygroundJob
 
-__all__ = ["Playground", "case_steps", "revert_edit"]
+__all__ = ["KIND_NAMES", "Playground", "PlaygroundJob", "case_steps", "revert_edit"]

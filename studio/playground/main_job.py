@@ -13,6 +13,7 @@ from studio.models.context import JobRecord
 from studio.models.events import ItemProgress
 from studio.models.testcase import TestCase
 from studio.preflight.run import PreflightRun
+from studio.runtime.jobs import JobControl
 
 
 class Cancelled(Exception):
@@ -26,6 +27,7 @@ class MainJob:
     run: PreflightRun
     model: LanguageModel | None = None
     cancelled: bool = False
+    control: JobControl | None = None  # the runner's handle: its cancel request stops the job like `cancelled`
     created: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -44,7 +46,7 @@ class MainJob:
 
     def check(self) -> None:
         """Between items: stop on cancel or when the budget is spent (both end the job cleanly)."""
-        if self.cancelled:
+        if self.cancelled or (self.control is not None and self.control.cancel_requested):
             raise Cancelled()
         self.budget.check()
 

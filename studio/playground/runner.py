@@ -11,7 +11,14 @@ from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.llm.errors import BudgetExhausted
 from studio.models.context import SKIPPED, Answer, JobKind, JobRecord
-from studio.models.events import MainJobCompleted, MainJobStarted, PreflightQuestion
+from studio.models.events import (
+    AskedQuestion,
+    MainJobCompleted,
+    MainJobStarted,
+    MainJobSummary,
+    PreflightCompleted,
+    PreflightQuestion,
+)
 from studio.models.llm import JobBudget, JobBudgets
 from studio.playground.edit import edit_test_cases, targets
 from studio.playground.main_job import Cancelled, MainJob
@@ -21,6 +28,8 @@ from studio.preflight.access import reach_stable_state
 from studio.preflight.entry_points import AREA
 from studio.preflight.job import Preflight, browser_stopped
 from studio.preflight.run import NeedAnswers, PreflightRun, add_answers
+from studio.runtime import EngineRuntime
+from studio.runtime.jobs import JobControl
 from studio.store.project import ProjectFile
 
 MAIN_BUDGET = JobBudgets().main  # the default; Settings › Model and the CLI flags change it
@@ -38,6 +47,23 @@ class Playground:
         self.preflight = Preflight(session, project, model=model,
                                    **({"budget": preflight_budget} if preflight_budget else {}))
         self.main: MainJob | None = None
+
+    @classmethod
+    async def on(cls, runtime: EngineRuntime) -> Playground:
+        """A Playground on the runtime's live browser, project, model and budgets (the browser is started if none)."""
+        session = await runtime.browser()
+        budgets = runtime.budgets
+        return cls(session, runtime.project, model=await runtime.language_model(), budget=budgets.main,
+                   preflight_budget=budgets.preflight)
+
+    @property
+    def control(self) -> JobControl | None:
+        return self.preflight.control
+
+    @control.setter
+    def control(self, control: JobControl | None) -> None:
+        """The JobRunner's handle for the next start or resume: its cancel and budget watch apply to both stages."""
+        self.preflight.control = control
 
     async def start(self, kind: JobKind, url: str | None, request: str = "",
                     case_ids: list[str] | None = None) -> JobRecord:
@@ -73,7 +99,11 @@ class Playground:
         run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
                            secrets=self.preflight.secrets.setdefault(job.id, {}), catalogs=catalogs,
                            usage_key="main_usage", model=self.model)
-        main = self.main = MainJob(run=run, model=self.model, cancelled=self.preflight.cancelled)
+        main = self.main = MainJob(run=run, model=self.model, cancelled=self.preflight.cancelled,
+                                   control=self.control)
+        if self.control is not None:
+            self.control.claim(job.id)
+            self.control.watch(budget)
         job.status = "running"
         run.save()
         if not job.state.get("main_started"):  # a main job resumed after a question is the same job
@@ -86,6 +116,8 @@ class Playground:
             result = await self._agent(main)
             return self._finish(main, "completed", result)
         except NeedAnswers as asked:
+            if main.cancelled or (self.control is not None and self.control.cancel_requested):
+                return self._finish(main, "cancelled", {"summary": "Cancelled by the tester; what was made is kept."})
             return self._pause(main, asked)
         except BudgetExhausted as spent:
             return self._finish(main, "budget_exhausted", {"summary": spent.sentence})
@@ -128,14 +160,69 @@ class Playground:
         job.context.questions = [q.question for q in asked.questions]
         job.message = asked.questions[0].why if asked.questions else ""
         main.run.save()
-        self.session.publish(PreflightQuestion(job_id=job.id, questions=[
-            {"key": q.key, "why": q.why, "kind": q.kind, **q.question.model_dump()} for q in asked.questions]))
+        self.session.publish(PreflightQuestion(job_id=job.id,
+                                               questions=[AskedQuestion.of(q) for q in asked.questions]))
         return main.run.job
+
+    def record_end(self, job_id: str, status: str, message: str) -> JobRecord | None:
+        """An end forced from outside (cancelled mid-step, out of budget, failed): the stored job says so, with the
+        seed's completion event; a job that already ended on its own is returned as it is."""
+        stored = self.project.jobs.get(job_id) if self.project is not None else None
+        if stored is None:
+            return None
+        if stored.status not in ("running", "interrupted"):
+            return stored
+        notes = stored.context.evidence.notes
+        if message not in notes:
+            notes.append(message)
+        job = stored.model_copy(update={"status": status, "message": message, "pending": []})
+        if job.state.get("main_started"):
+            job.result = {**job.result, "summary": message}
+        job = self.project.jobs.save(job) if self.project is not None else job
+        if job.state.get("main_started"):
+            self.session.publish(MainJobCompleted(job_id=job.id, kind=job.kind, status=status,
+                                                  summary=MainJobSummary.model_validate(job.result)))
+        else:
+            self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_copy(),
+                                                    steps=int(job.state.get("preflight_usage", {}).get("steps", 0)),
+                                                    seconds=0))
+        return job
 
     def _finish(self, main: MainJob, status: str, result: dict) -> JobRecord:
         job = main.job
         result = {"cases": list(main.created), "skipped": main.skipped, "notes": main.notes, **result}
         job.status, job.result, job.message = status, result, result.get("summary", "")  # type: ignore[assignment]
         main.run.save()
-        self.session.publish(MainJobCompleted(job_id=job.id, kind=job.kind, status=status, summary=result))
+        self.session.publish(MainJobCompleted(job_id=job.id, kind=job.kind, status=status,
+                                              summary=MainJobSummary.model_validate(result)))
         return main.run.job
+
+
+KIND_NAMES = {"preflight": "Preflight", "new_testsuite": "New test suite", "new_test_case": "New test cases",
+              "edit_test_case": "Edit test cases"}
+
+
+class PlaygroundJob:
+    """A playground start or resume as a JobRunner runs it (see studio.runtime.jobs.JobWork)."""
+
+    def __init__(self, playground: Playground, kind: JobKind, url: str | None = None, request: str = "",
+                 case_ids: list[str] | None = None, resume: JobRecord | None = None,
+                 answers: list[Answer] | None = None) -> None:
+        self.playground = playground
+        self.kind: JobKind = resume.kind if resume is not None else kind
+        self.label = KIND_NAMES[self.kind]
+        self.url, self.request, self.case_ids = url, request, case_ids
+        self.resumed, self.answers = resume, answers or []
+
+    @property
+    def job_id(self) -> str | None:
+        return self.resumed.id if self.resumed is not None else None
+
+    async def run(self, control: JobControl) -> JobRecord:
+        self.playground.control = control
+        if self.resumed is not None:
+            return await self.playground.resume(self.resumed, self.answers)
+        return await self.playground.start(self.kind, self.url, self.request, self.case_ids)
+
+    def record_end(self, job_id: str, status: str, message: str) -> JobRecord | None:
+        return self.playground.record_end(job_id, status, message)

@@ -14,6 +14,7 @@ import re
 import pyotp
 from playwright.async_api import Error as PlaywrightError
 
+from studio.browser.calls import bounded
 from studio.models.context import JobRecord, PendingQuestion
 from studio.preflight.roles import probe_privileged_pages
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, origin_of
@@ -160,7 +161,7 @@ async def _one_time_code(run: PreflightRun, survey: Survey, label: str) -> Surve
 async def _page_state(page) -> dict:
     """What a submit can change without leaving the page: its URL, a shown code field, the alerts' text."""
     try:
-        return {"url": page.url, **await page.evaluate(_IN_PLACE_STATE)}
+        return {"url": page.url, **await bounded(page, page.evaluate(_IN_PLACE_STATE), "reading the login form")}
     except PlaywrightError:
         return {"url": page.url, "code": False, "alert": ""}
 
@@ -175,7 +176,7 @@ async def _settle(run: PreflightRun, before: dict | None = None, timeout_s: floa
         if page.url != before["url"]:
             break
         try:
-            now = await page.evaluate(_IN_PLACE_STATE)
+            now = await bounded(page, page.evaluate(_IN_PLACE_STATE), "waiting for the sign-in to answer")
         except PlaywrightError:
             now = None  # the page is navigating: loop until its URL changes
         if now and ((now["code"] and not before["code"]) or (now["alert"] and now["alert"] != before["alert"])):

@@ -17,14 +17,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from studio.browser.session import BrowserSession
 from studio.demo.server import DemoServerThread
-from studio.events import EventBus
 from studio.models.context import Answer, JobRecord
 from studio.preflight.access import EMAIL, PASSWORD
 from studio.preflight.job import PREFLIGHT_BUDGET, Preflight
+from studio.runtime import EngineRuntime
+from studio.settings import StudioSettings
 from studio.store.project import ProjectFile
-from studio.store.recorder import ProjectRecorder
 
 REQUEST = "create test cases for the disputes wizard"
 TARGETS = {"median_seconds": 30, "median_steps": 40}
@@ -32,11 +31,10 @@ TARGETS = {"median_seconds": 30, "median_steps": 40}
 
 async def _one_run(demo: DemoServerThread, user: dict, path: Path, request: str = REQUEST,
                    kind: str = "preflight") -> dict:
-    bus = EventBus()
-    with ProjectFile.create(path) as project, ProjectRecorder(project, bus):
-        session = BrowserSession(bus)
+    with ProjectFile.create(path) as project:
+        runtime = EngineRuntime(StudioSettings(), project)  # default settings: the bench measures the defaults
         launched = time.perf_counter()
-        await session.start()
+        session = await runtime.start_browser()
         try:
             launch_seconds = time.perf_counter() - launched
             preflight = Preflight(session, project)
@@ -50,7 +48,7 @@ async def _one_run(demo: DemoServerThread, user: dict, path: Path, request: str 
                 asked += [q.key for q in job.pending]
             seconds = time.perf_counter() - started
         finally:
-            await session.close()
+            await runtime.aclose()
     return _row(job, seconds, launch_seconds, steps, asked)
 
 

@@ -19,7 +19,7 @@ from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.llm.errors import BudgetExhausted
 from studio.models.context import Answer, ContextCollection, JobKind, JobRecord
-from studio.models.events import PreflightCompleted, PreflightQuestion, PreflightStarted
+from studio.models.events import AskedQuestion, PreflightCompleted, PreflightQuestion, PreflightStarted
 from studio.models.llm import JobBudget, JobBudgets
 from studio.preflight.access import reach_stable_state
 from studio.preflight.base_url import resolve_base_url
@@ -28,6 +28,7 @@ from studio.preflight.entry_points import find_entry_points
 from studio.preflight.gaps import detect_gaps
 from studio.preflight.mapping import build_ui_map
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, add_answers, now_ms
+from studio.runtime.jobs import JobControl
 from studio.store.project import ProjectFile
 
 log = logging.getLogger(__name__)
@@ -58,8 +59,17 @@ class Preflight:
         self.model = model
         self.limits = budget
         self.secrets: dict[str, dict[str, str]] = {}  # job id -> secret answers, in memory only
-        self.cancelled = False
+        self.control: JobControl | None = None  # the runner's handle, when a JobRunner runs this job
+        self._cancelled = False
         self.last_run: PreflightRun | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled or bool(self.control is not None and self.control.cancel_requested)
+
+    @cancelled.setter
+    def cancelled(self, value: bool) -> None:
+        self._cancelled = value
 
     def new_job(self, url: str | None, request: str = "", kind: JobKind = "preflight",
                 case_ids: list[str] | None = None) -> JobRecord:
@@ -89,6 +99,9 @@ class Preflight:
         run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
                            secrets=self.secrets.setdefault(job.id, {}), model=self.model)
         self.last_run = run
+        if self.control is not None:
+            self.control.claim(job.id)  # before the job is saved as running: another process may hold it
+            self.control.watch(budget)
         if self.project is not None:
             for catalog in self.project.jobs.catalogs(job.id):
                 run.catalogs[catalog.path] = catalog
@@ -98,15 +111,19 @@ class Preflight:
         try:
             if done and "reach_stable_state" in done:
                 await reach_stable_state(run)  # a fresh browser: sign in again before going on
-            for name in OBJECTIVES:
+            for number, name in enumerate(OBJECTIVES):
                 if name in done:
                     continue
                 if self.cancelled:
                     raise Cancelled()
+                if self.control is not None:
+                    self.control.report(f"Preflight: {name.replace('_', ' ')}", number / len(OBJECTIVES))
                 await self._objective(name, run)
                 done.append(name)
                 run.save()
         except NeedAnswers as asked:
+            if self.cancelled:  # cancelled while its last step ran: it ends, it does not wait for answers
+                return self._end(run, "cancelled", "Cancelled by the tester; what was found so far is kept.")
             return self._pause(run, asked)
         except BudgetExhausted as spent:
             return self._end(run, "budget_exhausted", str(spent))
@@ -121,7 +138,7 @@ class Preflight:
         job = run.job
         job.status, job.message = "completed", ""
         run.save()
-        self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_dump(),
+        self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_copy(),
                                                 steps=budget.steps, seconds=round(time.monotonic() - started, 2)))
         return run.job
 
@@ -147,8 +164,8 @@ class Preflight:
         job.context.questions = [question.question for question in asked.questions]
         job.message = asked.questions[0].why if asked.questions else ""
         run.save()
-        self.session.publish(PreflightQuestion(job_id=job.id, questions=[
-            {"key": q.key, "why": q.why, "kind": q.kind, **q.question.model_dump()} for q in asked.questions]))
+        self.session.publish(PreflightQuestion(job_id=job.id,
+                                               questions=[AskedQuestion.of(q) for q in asked.questions]))
         return run.job
 
     def _end(self, run: PreflightRun, status: str, message: str) -> JobRecord:
@@ -156,6 +173,6 @@ class Preflight:
         job.status, job.message = status, message  # type: ignore[assignment]
         run.note(message)
         run.save()
-        self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_dump(),
+        self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_copy(),
                                                 steps=run.budget.steps, seconds=0))
         return run.job

@@ -10,7 +10,7 @@ from urllib.parse import urljoin, urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from studio.browser.errors import BrowserError, SessionClosedError
+from studio.browser.errors import BrowserError, PageUnresponsive, SessionClosedError
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
@@ -151,7 +151,12 @@ class PreflightRun:
         final = self.page.url
         if final not in self.context.evidence.visited_urls:
             self.context.evidence.visited_urls.append(final)
-        survey = await self.survey(reached_by, deep=deep, status=status)
+        try:
+            survey = await self.survey(reached_by, deep=deep, status=status)
+        except PageUnresponsive as stuck:
+            self.note(str(stuck))
+            await self.session.replace_stuck_page()  # the next visit starts in a page that answers
+            return status, None
         if screenshot:
             await self.evidence_screenshot(survey.catalog)
         return status, survey

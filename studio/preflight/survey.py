@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from studio.browser.calls import bounded
 from studio.models.catalog import CatalogElement, FormField, FormInfo, PageCatalog
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.testcase import FieldSpec
@@ -122,7 +123,7 @@ async def survey_page(page: Page, reached_by: str = "", deep: bool = False, stat
     raw = None
     for attempt in range(3):
         try:
-            raw = await page.evaluate(survey_source())
+            raw = await bounded(page, page.evaluate(survey_source()), "surveying it")
             break
         except PlaywrightError as error:
             # A navigation started just before (a redirect after a submit): survey the page it lands on.
@@ -171,7 +172,7 @@ async def verify_locators(page: Page, catalog: PageCatalog, fallbacks: Fallbacks
         holder.locator = None
         for option in options:
             try:
-                if await resolve(page, option.steps).count() == 1:
+                if await bounded(page, resolve(page, option.steps).count(), "checking a locator") == 1:
                     holder.locator = option
                     break
             except PlaywrightError:

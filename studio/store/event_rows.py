@@ -8,9 +8,9 @@ from typing import Any
 from sqlite_utils import Database
 
 from studio.models.events import (
-    JOB_EVENT_TYPES,
     ConsoleEvent,
     EngineEvent,
+    JobEvent,
     NavigationEvent,
     NetworkEvent,
     NoticeEvent,
@@ -128,18 +128,15 @@ WRITERS: dict[str, Writer] = {
 }
 
 
-def _job_event(db: Database, event: EngineEvent) -> None:
-    # Seed 000's job events are kept whole, in order, per job.
+def _job_event(db: Database, event: JobEvent) -> None:
+    # Every job's events are kept whole, in order, per job.
     db.execute("INSERT INTO job_events (job_id, at, type, data) VALUES (?,?,?,?)",
-               (getattr(event, "job_id"), event.at, event.type, event.model_dump_json()))
-
-
-WRITERS.update({kind: _job_event for kind in JOB_EVENT_TYPES})
+               (event.job_id, event.at, event.type, event.model_dump_json()))
 
 
 def write_event(db: Database, event: EngineEvent) -> bool:
     """Store `event` in one transaction; returns False for event types the project does not keep."""
-    writer = WRITERS.get(event.type)
+    writer = _job_event if isinstance(event, JobEvent) else WRITERS.get(event.type)
     if writer is None:
         return False
     with db.atomic():

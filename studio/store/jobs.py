@@ -10,6 +10,7 @@ from sqlite_utils import Database
 
 from studio.models.catalog import PageCatalog
 from studio.models.context import JobRecord
+from studio.store.leases import JobLeases
 
 
 class JobStore:
@@ -44,6 +45,22 @@ class JobStore:
     def latest_paused(self, kind: str | None = None) -> JobRecord | None:
         paused = self.list(kind=kind, status="paused")
         return paused[-1] if paused else None
+
+    def sweep_interrupted(self) -> list[JobRecord]:
+        """Jobs saved as running whose process is gone (killed, crashed) become `interrupted`, saying who ran them;
+        returns every interrupted job, oldest first. A job whose process still runs is left alone."""
+        leases = JobLeases(self.db)
+        for job in self.list(status="running"):
+            if leases.holder(job.id) is not None:
+                continue
+            dead = leases.last(job.id)
+            who = f"its process (pid {dead.pid})" if dead is not None else "the process running it"
+            when = time.strftime("%H:%M:%S", time.localtime(job.updated_at / 1000))
+            self.save(job.model_copy(update={
+                "status": "interrupted",
+                "message": f"Interrupted: {who} stopped without finishing it (last saved at {when}). Resume it to go "
+                           "on from where it stopped, or discard it."}))
+        return self.list(status="interrupted")
 
     # -- events ----------------------------------------------------------------------------------
 

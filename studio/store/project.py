@@ -19,6 +19,7 @@ from sqlite_utils import Database
 from studio import __version__
 from studio.store.cases import CaseStore
 from studio.store.jobs import JobStore
+from studio.store.leases import JobLeases
 from studio.store.llm_calls import LLMCallStore
 from studio.models.recording import RecordedStep
 from studio.store.steps import insert_step, next_step_index, pop_last_step, select_steps
@@ -69,6 +70,7 @@ class ProjectFile:
         # Playground records (seed 000) live in small stores of their own rather than on this class.
         self.cases = CaseStore(db)
         self.jobs = JobStore(db)
+        self.leases = JobLeases(db)
         self.llm_calls = LLMCallStore(db)
 
     # -- opening -----------------------------------------------------------------------------------------------

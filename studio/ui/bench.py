@@ -15,9 +15,10 @@ from pathlib import Path
 from PySide6.QtCore import QPoint
 
 from studio.app.browser_service import BrowserService
-from studio.events import EventBus
 from studio.models.browser import SessionOptions
 from studio.models.events import ConsoleEvent
+from studio.runtime import EngineRuntime
+from studio.settings import StudioSettings
 from studio.ui.launcher import _display_problem, run_in_qt
 from studio.ui.live_view import LiveView
 from studio.ui.synthetic_input import mouse_click, mouse_move
@@ -50,8 +51,9 @@ def _page_url() -> str:
 
 
 async def measure_live_view(seconds: float, clicks: int = 30) -> dict:
-    bus = EventBus()
-    service = BrowserService(bus)
+    runtime = EngineRuntime(StudioSettings())
+    bus = runtime.bus
+    service = BrowserService(runtime)
     view = LiveView(service)
     view.resize(1280, 720)  # 1:1 with the page: every painted frame is a full 1280x720 image
     view.show()
@@ -87,6 +89,7 @@ async def measure_live_view(seconds: float, clicks: int = 30) -> dict:
         await asyncio.sleep(0.05)
     latencies = [(reacted_at[n] - clicked_at[n]) * 1000 for n in clicked_at if n in reacted_at]
     await service.shutdown()
+    await runtime.aclose()
     view.close()
     return {
         "benchmark": "live-view",

@@ -99,16 +99,16 @@ def job_row(event: EngineEvent) -> EventRow | None:
     elif isinstance(event, PreflightProgress):
         row = f"[{event.objective}] {event.message}  (step {event.step} of at most {event.max_steps})", False, False
     elif isinstance(event, PreflightQuestion):
-        row = "asks: " + " · ".join(str(q.get("question", "")) for q in event.questions), False, True
+        row = "asks: " + " · ".join(q.question for q in event.questions), False, True
     elif isinstance(event, PreflightCompleted):
-        shown = ", ".join(f"{k} {v:.2f}" for k, v in event.confidence.items() if isinstance(v, int | float))
+        shown = ", ".join(f"{k} {v:.2f}" for k, v in event.confidence.model_dump().items())
         row = f"{event.steps} browser steps; confidence {shown}", False, False
     elif isinstance(event, MainJobStarted):
         row = f"{event.kind}" + (f": {event.total_items} item(s)" if event.total_items else ""), False, False
     elif isinstance(event, ItemProgress):
         row = f"{event.index}/{event.total} {event.status}: {event.message or event.item}", False, False
     elif isinstance(event, MainJobCompleted):
-        row = f"{event.kind} {event.status}: {event.summary.get('summary', '')}", event.status == "failed", \
+        row = f"{event.kind} {event.status}: {event.summary.summary}", event.status == "failed", \
             event.status in ("cancelled", "budget_exhausted")
     if row is None:
         return None

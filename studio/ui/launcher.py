@@ -132,7 +132,7 @@ def run_gui(project: Path | None = None, url: str | None = None, screenshot: Pat
         overrides: dict[str, object] = {"headless": False} if headed else {}
         if storage_state is not None:
             overrides["storage_state"] = storage_state
-        options = services.settings.session_options(label="exploration", **overrides)
+        options = services.runtime.session_options(label="exploration", **overrides)
         code = 0
         if url:
             window.url_bar.url_edit.setText(url)
@@ -177,7 +177,7 @@ def run_demo_gui(out: Path, seed: int, close_when_done: bool = False) -> int:
                 await studio.shutdown()
                 return 2
             window.show()
-            session = await services.browser.start(services.settings.session_options(label="studio demo"))
+            session = await services.browser.start(services.runtime.session_options(label="studio demo"))
             if session is None:
                 await window.closed
                 await studio.shutdown()

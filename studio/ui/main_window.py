@@ -24,7 +24,8 @@ from studio.app.case_service import CaseService
 from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
 from studio.app.race_service import RaceService
-from studio.settings import StudioSettings, save_settings
+from studio.app.settings_service import SettingsService
+from studio.settings import StudioSettings
 from studio.ui.dialogs import ScreenshotViewer, SettingsDialog
 from studio.ui.docks import DockHost
 from studio.ui.events_dock import EventsPanel
@@ -46,13 +47,13 @@ class StudioWindow(QMainWindow):
     Dialogs are opened through `ask_*` methods so tests can answer them without a modal loop.
     """
 
-    def __init__(self, browser: BrowserService, project: ProjectService, settings: StudioSettings,
+    def __init__(self, browser: BrowserService, project: ProjectService, settings: SettingsService,
                  race: RaceService | None = None, playground: PlaygroundService | None = None,
                  cases: CaseService | None = None) -> None:
         super().__init__()
         self.browser = browser
         self.project = project
-        self.settings = settings
+        self.settings_service = settings
         self.race = race
         self.closed: asyncio.Future[None] | None = None
         self.tracing = False
@@ -107,6 +108,10 @@ class StudioWindow(QMainWindow):
         browser.urlChanged.connect(self._on_url)
         project.errorOccurred.connect(lambda text: self.message_bar.show_message(text, "error"))
         project.projectChanged.connect(self._on_project)
+
+    @property
+    def settings(self) -> StudioSettings:
+        return self.settings_service.settings
 
     # -- menus ---------------------------------------------------------------------------------------
 
@@ -222,11 +227,7 @@ class StudioWindow(QMainWindow):
     def edit_settings(self) -> None:
         updated = self.ask_settings()
         if updated is not None:
-            self.settings = updated
-            self.project.settings = updated
-            if self.playground is not None:
-                self.playground.service.settings = updated
-            save_settings(updated)
+            self.settings_service.apply(updated)  # every holder follows through its `changed` signal
             self.message_bar.show_message("Settings saved. They apply to the next browser session.", "info")
 
     def new_session(self, url: str | None = None) -> None:
@@ -311,7 +312,7 @@ class StudioWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # The launcher awaits `closed`, then shuts the browser down before the event loop ends.
-        save_settings(self.settings)
+        self.settings_service.save()
         if self.closed is not None and not self.closed.done():
             self.closed.set_result(None)
         event.accept()

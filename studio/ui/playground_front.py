@@ -18,6 +18,7 @@ from studio.ui.case_editor import CaseEditorPanel, export_folder
 from studio.ui.case_export import CaseExportDialog
 from studio.ui.context_panel import ContextPanel
 from studio.ui.playground_bar import CANCEL_SHORTCUT, PlaygroundBar
+from studio.ui.ask import ask_choice
 from studio.ui.question_dialog import QuestionDialog
 
 ANSWER_SHORTCUT = "Ctrl+Alt+A"
@@ -59,6 +60,8 @@ class PlaygroundFront(QObject):
         service.questionsAsked.connect(self.ask)
         service.finished.connect(self._finished)
         service.pausedJobFound.connect(self._paused_job_found)
+        service.interruptedJobFound.connect(self._interrupted_job_found)
+        service.ask_replace = self.ask_replace
         service.progress.connect(self._on_progress)
         service.errorOccurred.connect(lambda text: self._say(text, "error"))
         cases.errorOccurred.connect(lambda text: self._say(text, "error"))
@@ -165,6 +168,32 @@ class PlaygroundFront(QObject):
         self._say(f"This project has a paused {KIND_NAMES.get(job.kind, job.kind)} job waiting for your answers. "
                   f"Answer them with Playground › Answer Questions ({ANSWER_SHORTCUT}) and it goes on where it "
                   "stopped.", "warning")
+
+    def _interrupted_job_found(self, job: JobRecord) -> None:
+        self.service.spawn(self._offer_resume(job), "resume or discard an interrupted job")
+
+    async def _offer_resume(self, job: JobRecord) -> None:
+        what = KIND_NAMES.get(job.kind, job.kind) + (f" for “{job.request}”" if job.request else "")
+        choice = await self.choose("Interrupted job", f"{what} (job {job.id}) did not finish. "
+                                f"{job.message.removeprefix('Interrupted: ')}", ["Resume", "Discard", "Later"],
+                                "Resume")
+        if choice == "Resume":
+            self.service.resume_interrupted(job)
+        elif choice == "Discard":
+            self.service.discard(job)
+            self._say(f"Discarded {what}; what it found is kept in the project.", "info")
+        else:
+            self._say(f"{what} stays interrupted; it is offered again when the project is opened.", "info")
+
+    async def ask_replace(self, running: str, new: str) -> bool:
+        choice = await self.choose("A job is running", f"{running} is still running. Cancel it and start {new}? "
+                                "What it found so far is kept.", [f"Cancel it and start {new}", "Keep it running"],
+                                "Keep it running")
+        return choice is not None and choice.startswith("Cancel it")
+
+    async def choose(self, title: str, text: str, choices: list[str], default: str) -> str | None:
+        """The tester's choice (a seam: tests replace it)."""
+        return await ask_choice(self.window, title, text, choices, default)
 
     # -- endings -------------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from studio.models.context import ContextCollection
-from studio.models.events import JOB_EVENT_TYPES
+from studio.models.events import JobEvent
 from studio.store.project import ProjectFile
 
 pytestmark = pytest.mark.browser
@@ -89,7 +89,7 @@ def test_one_run_with_a_full_answers_file_then_new_cases_on_the_same_project(dem
     assert "Preflight completed" in preflight.stdout and "/disputes" in preflight.stdout
     lines = events(preflight.stderr)
     types = [line["type"] for line in lines]
-    assert set(types) <= set(JOB_EVENT_TYPES)
+    assert set(types) <= {kind.model_fields["type"].default for kind in JobEvent.__subclasses__()}
     assert types[0] == "preflight_started" and types[-1] == "preflight_completed"
     assert types.index("preflight_question") < types.index("preflight_completed")
     assert "preflight_progress" in types and len({line["job_id"] for line in lines}) == 1

@@ -10,6 +10,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from studio.app.studio_app import StudioServices
+from studio.runtime import EngineRuntime
 from studio.settings import StudioSettings
 from studio.ui.main_window import StudioWindow
 from studio.ui.synthetic_input import mouse_click, mouse_double_click, wheel
@@ -37,7 +38,7 @@ async def open_studio(url: str, size=(1400, 900), viewport=(1280, 720)):
     services.project.open_untitled()
     window.resize(*size)
     window.show()
-    session = await services.browser.start(services.settings.session_options(viewport=viewport), url)
+    session = await services.browser.start(services.runtime.session_options(viewport=viewport), url)
     assert session is not None
     return services, window, session
 
@@ -109,7 +110,7 @@ def test_only_the_newest_frame_is_decoded_and_painted(qapp, qtbot):
     from studio.models.browser import LiveFrame
     from studio.ui.live_view import LiveView
 
-    service = BrowserService(EventBus())
+    service = BrowserService(EngineRuntime(StudioSettings()))
     view = LiveView(service)
     qtbot.addWidget(view)
     view.message = ""  # no session here, so no "no page yet" banner over the frame

@@ -89,6 +89,9 @@ def test_settings_apply_to_the_next_session(studio, tmp_path):
     assert load_settings().viewport == (1024, 768)
     options = window.settings.session_options()
     assert (options.headless, options.viewport, options.browser_path) == (False, (1024, 768), "/opt/chrome")
+    # One change signal reaches every holder: the engine's next session and job use the new settings too.
+    assert services.runtime.settings is updated
+    assert services.runtime.session_options().viewport == (1024, 768)
     window.ask_settings = lambda: None  # Cancel changes nothing
     window.edit_settings()
     assert window.settings is updated
@@ -160,13 +163,15 @@ def test_untitled_projects_opened_in_the_same_second_do_not_collide(studio):
 
 
 def test_the_seed_job_events_read_as_sentences_under_job(qapp, qtbot):
-    from studio.models.events import ItemProgress, MainJobCompleted, PreflightProgress, PreflightQuestion
+    from studio.models.context import PendingQuestion
+    from studio.models.events import AskedQuestion, ItemProgress, MainJobCompleted, PreflightProgress, PreflightQuestion
 
     panel = EventsPanel()
     qtbot.addWidget(panel)
     panel.add(PreflightProgress(job_id="j", objective="build_ui_map", message="Surveying /alerts", step=4,
                                 max_steps=40))
-    panel.add(PreflightQuestion(job_id="j", questions=[{"key": "area", "question": "Which area?"}]))
+    area = PendingQuestion.make("area", "Area", "Which area?", "The request names no page.")
+    panel.add(PreflightQuestion(job_id="j", questions=[AskedQuestion.of(area)]))
     panel.add(ItemProgress(job_id="j", item="case tc-1", index=1, total=3, status="created",
                            message="Created 'Empty form is refused'"))
     panel.add(MainJobCompleted(job_id="j", kind="new_test_case", status="budget_exhausted",

@@ -99,7 +99,7 @@ def test_a_job_from_the_studio_uses_the_configured_model(qloop, demo, tmp_path, 
             llm.queue(json_reply({"cases": [{"index": 0, "title": "Step 1 refuses an empty dispute form",
                                              "expected_results": ["Each required field says it is required."]}]}))
             services, window = open_studio(tmp_path)
-            services.playground.settings.llm.base_url = llm.base_url
+            services.runtime.settings.llm.base_url = llm.base_url
             try:
                 front = await start_new_cases(services, window, demo)
                 dialog = await question_dialog(front)

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.gui, pytest.mark.browser]
 
 async def start_new_cases(services, window, demo, request="disputes wizard"):
     """What a tester does: open the app in the browser, type the area, press New Cases."""
-    session = await services.browser.start(services.settings.session_options(viewport=(1280, 720)), demo.base_url)
+    session = await services.browser.start(services.runtime.session_options(viewport=(1280, 720)), demo.base_url)
     assert session is not None
     await until(lambda: window.url_bar.url_edit.text().startswith(demo.base_url), what="the address")
     front = window.playground
@@ -279,6 +279,50 @@ def test_skip_in_the_question_dialog_lets_the_job_decide_without_the_answers(qlo
             assert {(a.key, a.value) for a in job.context.answers} >= {("credentials.email", SKIPPED),
                                                                         ("credentials.password", SKIPPED)}
             assert "login at /login was skipped" in job.message and job.result["cases"] == []
+        finally:
+            await close_studio(services, window)
+
+    qloop.run_until_complete(scenario())
+
+
+def test_starting_a_job_while_one_runs_asks_first_and_never_orphans_it(qloop, tmp_path):
+    from tests.trust.hostile_app import HostileApp
+
+    async def scenario():
+        services, window = open_studio(tmp_path)
+        service, jobs = services.playground, services.project.project.jobs
+        front = window.playground
+        asked: list[str] = []
+        answer = {"choice": "Keep it running"}
+
+        async def choose(title, text, choices, default):
+            asked.append(text)
+            return next(choice for choice in choices if choice.startswith(answer["choice"]))
+
+        front.choose = choose
+        try:
+            with HostileApp() as app:
+                app.knobs["slow_s"] = 30.0
+                window.url_bar.url_edit.setText(app.app_url + "/slow")
+                front.bar.job_actions["preflight"].trigger()
+                await until(lambda: service.running and service.job is not None, timeout=30, what="the preflight")
+                first = service.job.id
+
+                front.bar.request.setText("reports")
+                front.bar.job_actions["new_test_case"].trigger()
+                await until(lambda: asked, what="the question")
+                assert "Preflight is still running. Cancel it and start New test cases?" in asked[0]
+                await until(lambda: "did not start" in window.message_bar.label.text(), what="the sentence")
+                assert service.running and [job.id for job in jobs.list()] == [first]
+
+                answer["choice"] = "Cancel it"
+                front.bar.job_actions["new_test_case"].trigger()
+                await until(lambda: len(jobs.list()) == 2, timeout=60, what="the second job")
+                assert jobs.get(first).status == "cancelled"
+                front.bar.cancel_action.trigger()
+                await until(lambda: not service.running, timeout=60, what="the second job to stop")
+                assert [job.status for job in jobs.list()] == ["cancelled", "cancelled"]
+                assert jobs.latest_paused() is None
         finally:
             await close_studio(services, window)
 

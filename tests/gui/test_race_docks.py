@@ -51,7 +51,7 @@ async def open_race_studio(url: str, folder):
     assert services.project.new_project(folder / "race.studio")
     window.resize(1500, 950)
     window.show()
-    session = await services.browser.start(services.settings.session_options(viewport=(1280, 720)), url)
+    session = await services.browser.start(services.runtime.session_options(viewport=(1280, 720)), url)
     assert session is not None
     await until(lambda: window.live_view.frames_painted > 0, what="a painted frame")
     return services, window, session

@@ -255,7 +255,7 @@ async def test_a_pause_asks_at_most_two_questions_and_the_rest_come_next(harness
     assert job.status == "paused" and [q.key for q in job.pending] == ["first", "second"]
     assert len(job.context.questions) == 2
     asked = [e for e in harness.events if e.type == "preflight_question"]
-    assert [[q["key"] for q in e.questions] for e in asked] == [["first", "second"]]
+    assert [[q.key for q in e.questions] for e in asked] == [["first", "second"]]
     job = await harness.preflight.resume(job, [Answer(key="first", value="1"), Answer(key="second", value="2")])
     assert job.status == "paused" and [q.key for q in job.pending] == ["third"]  # not lost: asked next
 

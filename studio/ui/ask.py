@@ -1,0 +1,30 @@
+"""Asking the tester from async code without a nested modal loop: a message box opened with open(), awaited."""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+
+async def ask_choice(parent: QWidget, title: str, text: str, choices: list[str], default: str) -> str | None:
+    """Show `text` with one button per choice; the chosen text, or None when the box was closed."""
+    box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.NoButton, parent)
+    buttons = {box.addButton(choice, QMessageBox.ButtonRole.AcceptRole): choice for choice in choices}
+    for button, choice in buttons.items():
+        if choice == default:
+            box.setDefaultButton(button)
+    escape = box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setEscapeButton(escape)
+    answer: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+
+    def finished(_result: int) -> None:
+        if not answer.done():
+            answer.set_result(buttons.get(box.clickedButton()))
+
+    box.finished.connect(finished)
+    box.open()  # not exec(): a nested modal loop inside a coroutine breaks qasync
+    try:
+        return await answer
+    finally:
+        box.deleteLater()

