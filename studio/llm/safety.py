@@ -9,9 +9,10 @@ listed tools; and navigation outside the allowed origins needs the user's confir
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+
+from studio.browser.origins import OriginPolicy  # noqa: F401  (its home is the browser layer; kept importable here)
 
 BLOCK_END = "<<<END PAGE CONTENT>>>"
 DEFAULT_MAX_CHARS = 8_000
@@ -31,7 +32,6 @@ TOOLS_ANSWER_RULE = ("You can only answer by calling exactly one of the listed t
 # Three or more angle brackets in a row could open or close a block; page text never gets to keep them.
 _DELIMITER_RUN = re.compile(r"<{3,}|>{3,}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 @dataclass(frozen=True)
@@ -69,63 +69,3 @@ def render_parts(parts: Sequence[str | Untrusted], max_chars: int = DEFAULT_MAX_
 def system_prompt(instructions: str, answer_rule: str) -> str:
     """The caller's instructions followed by the data rule and the only ways the model may answer."""
     return f"{instructions.strip()}\n\n{UNTRUSTED_DATA_RULE}\n\n{answer_rule}"
-
-
-class OriginPolicy:
-    """The origins (scheme://host:port) an agent may navigate to on its own; anything else asks the user first."""
-
-    def __init__(self, allowed_origins: Iterable[str]) -> None:
-        self._allowed: set[str] = set()
-        for origin in allowed_origins:
-            self.allow(origin)
-
-    def __repr__(self) -> str:
-        return f"OriginPolicy({sorted(self._allowed)!r})"
-
-    @property
-    def allowed_origins(self) -> frozenset[str]:
-        return frozenset(self._allowed)
-
-    @staticmethod
-    def origin_of(url: str) -> str | None:
-        """"https://app.example:8443" for any URL on that origin; None for non-web or malformed URLs."""
-        try:
-            parts = urlsplit(url.strip())
-            port = parts.port
-        except ValueError:  # e.g. a port outside 0..65535
-            return None
-        scheme = parts.scheme.lower()
-        if scheme not in _DEFAULT_PORTS or not parts.hostname:
-            return None
-        host = parts.hostname.lower()
-        if ":" in host:
-            host = f"[{host}]"
-        if port is None or port == _DEFAULT_PORTS[scheme]:
-            return f"{scheme}://{host}"
-        return f"{scheme}://{host}:{port}"
-
-    def allow(self, origin_or_url: str) -> None:
-        """Add an origin (after the user confirmed it, or the job's resolved base URL)."""
-        origin = self.origin_of(origin_or_url)
-        if origin is None:
-            raise ValueError(f"{origin_or_url!r} is not an http(s) address, so it has no origin to allow.")
-        self._allowed.add(origin)
-
-    def allows(self, url: str) -> bool:
-        """True when the agent may open `url` without asking: an allowed origin, or the blank page."""
-        if url.strip() == "about:blank":
-            return True
-        return self.origin_of(url) in self._allowed
-
-    def needs_confirmation(self, url: str) -> str | None:
-        """None when `url` is allowed; else the question to put to the user before the agent may open it."""
-        if self.allows(url):
-            return None
-        shown = url if len(url) <= 200 else url[:200] + "…"
-        allowed = ", ".join(sorted(self._allowed)) or "no site yet"
-        origin = self.origin_of(url)
-        if origin is None:
-            return (f"The agent wants to open {shown}, which is not a web address of the app under test "
-                    f"({allowed}). Let it open this address?")
-        return (f"The agent wants to leave the app under test ({allowed}) for {origin} ({shown}). "
-                f"Let it open {origin}?")

@@ -18,11 +18,12 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 
 from studio import __version__
-from studio.mcp.contexts import ContextCollection
-from studio.mcp.recording import ProjectRecording
 from studio.mcp.schema_errors import TypedSchemaErrors
 from studio.mcp.tools import INSTRUCTIONS, BrowserTools
+from studio.runtime import EngineRuntime
+from studio.settings import load_settings
 from studio.store.errors import ProjectError
+from studio.toolbelt import BrowserContexts, ProjectRecording
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ SERVER_NAME = "preflight-studio"
 _CLOSE_TIMEOUT_S = 15.0
 
 
-def build_server(contexts: ContextCollection) -> MCPServer:
+def build_server(contexts: BrowserContexts) -> MCPServer:
     """An MCPServer with the ten browser tools; its lifespan closes `contexts` when the connection ends."""
 
     @asynccontextmanager
@@ -50,7 +51,7 @@ def build_server(contexts: ContextCollection) -> MCPServer:
     return server
 
 
-async def _serve(server: MCPServer, contexts: ContextCollection) -> None:
+async def _serve(server: MCPServer, contexts: BrowserContexts) -> None:
     async with anyio.create_task_group() as group:
 
         async def stop_on_signal() -> None:
@@ -79,6 +80,9 @@ def serve(headed: bool = False, project: Path | None = None, endpoint: str | Non
         except ProjectError as error:
             print(f"{error}", file=sys.stderr)
             return 2
-    contexts = ContextCollection(headless=not headed, recording=recording, endpoint=endpoint)
+    # The runtime brings the settings (browser path, endpoint); the recording writes the agent's steps itself.
+    runtime = EngineRuntime(load_settings(), record=False)
+    launcher = runtime.launcher(headless=not headed, **({"browser_endpoint": endpoint} if endpoint else {}))
+    contexts = BrowserContexts(launcher, recording=recording)
     anyio.run(_serve, build_server(contexts), contexts)
     return 0

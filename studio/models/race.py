@@ -283,6 +283,8 @@ RaceErrorKind = Literal[
     # Front ends (the MCP server, `studio observe`): a URL that cannot be opened, a named browser context with no
     # page yet, no browser to launch, and a failure of our own that the message asks to report.
     "navigation_failed", "no_page", "browser_unavailable", "internal",
+    # Typing refused on a page outside the origins the agent's job is pinned to (answers stay on the app).
+    "origin_refused",
 ]
 
 

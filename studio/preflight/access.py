@@ -20,6 +20,7 @@ from studio.preflight.roles import probe_privileged_pages
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, origin_of
 from studio.preflight.survey import Survey
 from studio.preflight.workspace import choose_workspace
+from studio.toolbelt import AnswerRefused, type_answer
 
 EMAIL, PASSWORD, TOTP = "credentials.email", "credentials.password", "credentials.totp_secret"
 ENV = {EMAIL: "STUDIO_LOGIN_EMAIL", PASSWORD: "STUDIO_LOGIN_PASSWORD", TOTP: "STUDIO_LOGIN_TOTP_SECRET"}
@@ -42,7 +43,8 @@ async def reach_stable_state(run: PreflightRun) -> None:
     context = run.context
     run.objective = "reach_stable_state"
     run.progress("Opening the app's home")
-    status, survey = await run.visit(context.resolved_base_url, reached_by="the base URL", screenshot=True)
+    status, survey = await run.visit(context.resolved_base_url, reached_by="the base URL", screenshot=True,
+                                     must_stay=True)
     if survey is None:
         if run.skipped("base_url"):
             raise Blocked(f"{context.resolved_base_url} stopped answering and the question where the app runs was "
@@ -105,12 +107,16 @@ async def _log_in(run: PreflightRun, survey: Survey) -> Survey:
     page = run.page
     try:
         if login.get("hasPassword"):
-            await page.get_by_label(login.get("emailLabel") or "Email", exact=True).fill(email)
-            await page.get_by_label(login.get("passwordLabel") or "Password", exact=True).fill(password)
+            pin = run.pin
+            await type_answer(page.get_by_label(login.get("emailLabel") or "Email", exact=True), email, pin, "email")
+            await type_answer(page.get_by_label(login.get("passwordLabel") or "Password", exact=True), password, pin,
+                              "password")
             run.budget.charge_step()
             before = await _page_state(page)
             await page.get_by_role("button", name=login.get("submit") or "Sign in", exact=True).click()
             await _settle(run, before)
+    except AnswerRefused as refused:
+        return _go_on_signed_out(run, survey, str(refused))
     except PlaywrightError as error:
         context.auth_state.blockers = [f"The login form could not be used: {str(error).splitlines()[0]}"]
         raise NeedAnswers(_credentials_questions(login_path, context.auth_state.blockers[0])) from error
@@ -145,11 +151,13 @@ async def _one_time_code(run: PreflightRun, survey: Survey, label: str) -> Surve
     page = run.page
     run.progress("Entering the one-time code")
     try:
-        await page.get_by_label(label, exact=True).fill(code)
+        await type_answer(page.get_by_label(label, exact=True), code, run.pin, "one-time code")
         run.budget.charge_step()
         before = await _page_state(page)
         await page.get_by_role("button", name=survey.login.get("submit") or "Verify", exact=True).click()
         await _settle(run, before)
+    except AnswerRefused as refused:
+        return _go_on_signed_out(run, survey, str(refused))
     except (PlaywrightError, ValueError) as error:
         run.secrets.pop(TOTP, None)
         raise NeedAnswers([PendingQuestion.make(TOTP, "Two-factor code", f"The code could not be used "

@@ -38,7 +38,7 @@ async def _cached_base_answers(run: PreflightRun, given: str) -> bool:
     base = cached[0]
     run.objective = "resolve_base_url"
     run.progress(f"Trying the base URL cached for {origin}: {base}")
-    status, survey = await run.visit(base, reached_by="the base URL cached by an earlier job")
+    status, survey = await run.visit(base, reached_by="the base URL cached by an earlier job", must_stay=True)
     if status is not None and status < 400 and survey is not None:
         run.context.resolved_base_url = base
         run.context.confidence.base_url = 0.95
@@ -85,7 +85,8 @@ async def resolve_base_url(run: PreflightRun) -> None:
     for attempt, candidate in enumerate(parent_paths(given)):
         run.objective = "resolve_base_url"
         run.progress(f"Trying {candidate}")
-        status, survey = await run.visit(candidate, reached_by="the URL given" if attempt == 0 else "a parent path")
+        status, survey = await run.visit(candidate, reached_by="the URL given" if attempt == 0 else "a parent path",
+                                         must_stay=True)
         tried.append(f"{candidate} -> {status if status is not None else 'no answer'}")
         if status is None:
             break  # the host itself does not answer: parent paths will not either
@@ -111,7 +112,7 @@ async def _answers(run: PreflightRun, url: str | None) -> bool:
     if not url:
         return False
     try:
-        status, _survey = await run.visit(normalize_url(url), reached_by="the URL given")
+        status, _survey = await run.visit(normalize_url(url), reached_by="the URL given", must_stay=True)
     except ValueError:
         return False
     return status is not None and status < 400

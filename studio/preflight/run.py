@@ -26,6 +26,10 @@ class Blocked(Exception):
     """Nothing can be decided without the skipped answer (e.g. where the app runs): the job ends with this sentence."""
 
 
+class OffTheApp(Blocked):
+    """The app sent the browser to another origin and the tester did not allow it; the sentence says where."""
+
+
 class NeedAnswers(Exception):
     """An objective cannot go on without the human: the job pauses with these questions (at most two)."""
 
@@ -113,30 +117,66 @@ class PreflightRun:
         """An absolute URL on the resolved base (paths are relative to it)."""
         return urljoin(self.context.resolved_base_url or self.job.start_url or "", path)
 
+    @property
+    def pin(self) -> OriginPolicy:
+        """The origins this job is pinned to: the one the tester gave (or answered) and the ones they allowed. The
+        preflight goes nowhere else without asking, and types answers nowhere else."""
+        given = [u for u in (self.job.start_url, self.answer("base_url"), self.context.resolved_base_url) if u]
+        policy = OriginPolicy(u for u in given if OriginPolicy.origin_of(u))
+        for answer in self.context.answers:
+            if answer.key.startswith("origin.") and answer.value == ALLOW:
+                policy.allow(answer.key.removeprefix("origin."))
+        return policy
+
     def may_open(self, url: str) -> bool:
         """Pages on the app's origins open freely; any other origin needs the tester's confirmation (asked once,
         the job pauses) — a stored case or a page may point anywhere, the preflight only goes where allowed."""
-        policy = OriginPolicy(u for u in (self.job.start_url, self.context.resolved_base_url) if u)
+        policy = self.pin
         origin = OriginPolicy.origin_of(url)
         if origin is None or not policy.allowed_origins or policy.allows(url):
             return True
-        key = f"origin.{origin}"
-        said = self.answer(key)
-        if said is None and not self.skipped(key):
-            raise NeedAnswers([PendingQuestion.make(
-                key, "Leave the app?", f"{url} is on {origin}, outside the app "
-                f"({', '.join(sorted(policy.allowed_origins))}). May the preflight open it?",
-                "Pages outside the app's origin are not the app under test; opening them needs your confirmation.",
-                options=[ALLOW, DONT_ALLOW])])
+        said = self._ask_origin(origin, f"{url} is on {origin}, outside the app "
+                                        f"({', '.join(sorted(policy.allowed_origins))}). May the preflight open it?")
         if said == ALLOW:
             return True
         why = "the question was skipped" if said is None else "it was not allowed"
         self.note(f"Did not open {url}: {origin} is outside the app and {why}.")
         return False
 
-    async def visit(self, url: str, reached_by: str = "", deep: bool = False,
-                    screenshot: bool = False) -> tuple[int | None, Survey | None]:
-        """Open `url` (one browser step), survey the page and keep it as evidence; (None, None) if unreachable."""
+    def stay_on_the_app(self, requested: str | None = None) -> None:
+        """After a page opened: a redirect (HTTP or a script) to another origin is a finding, asked about once and
+        never followed silently. Raises NeedAnswers (the question) or OffTheApp (not allowed); else returns."""
+        policy, where = self.pin, self.page.url
+        origin = OriginPolicy.origin_of(where)
+        if origin is None or not policy.allowed_origins or policy.allows(where):
+            return
+        finding = (f"{requested or 'The page'} sent the browser to {where}, on {origin}: another origin than the app's "
+                   f"({', '.join(sorted(policy.allowed_origins))}).")
+        said = self._ask_origin(origin, f"{finding} Is {origin} part of the app? Answers such as passwords and "
+                                        "codes are only ever typed on the app's own origins.")
+        if said == ALLOW:
+            self.note(f"{finding} The tester allowed {origin} as part of the app.")
+            return
+        why = "the question was skipped" if said is None else "it was not allowed"
+        self.note(f"{finding} It was not followed: {why}.")
+        raise OffTheApp(f"{finding} It was not followed ({why}), so nothing behind it is checked; nothing was typed "
+                        f"there. Start the job with the address where the app itself runs, or allow {origin}.")
+
+    def _ask_origin(self, origin: str, question: str) -> str | None:
+        """The tester's answer about `origin` (ALLOW, DONT_ALLOW or None when skipped); pauses to ask it once."""
+        key = f"origin.{origin}"
+        said = self.answer(key)
+        if said is None and not self.skipped(key):
+            raise NeedAnswers([PendingQuestion.make(
+                key, "Leave the app?", question,
+                "Pages outside the app's origin are not the app under test; going there needs your confirmation.",
+                options=[ALLOW, DONT_ALLOW])])
+        return said
+
+    async def visit(self, url: str, reached_by: str = "", deep: bool = False, screenshot: bool = False,
+                    must_stay: bool = False) -> tuple[int | None, Survey | None]:
+        """Open `url` (one browser step), survey the page and keep it as evidence; (None, None) if unreachable or
+        off the app (with `must_stay`, leaving the app without the tester's leave ends the job instead)."""
         if not self.may_open(url):
             return None, None
         self.budget.charge_step()
@@ -148,27 +188,34 @@ class PreflightRun:
         except BrowserError as error:
             self.note(str(error))
             return None, None
-        final = self.page.url
-        if final not in self.context.evidence.visited_urls:
-            self.context.evidence.visited_urls.append(final)
         try:
-            survey = await self.survey(reached_by, deep=deep, status=status)
+            survey = await self.survey(reached_by, deep=deep, status=status, requested=url)
+        except OffTheApp:
+            if must_stay:
+                raise
+            return None, None
         except PageUnresponsive as stuck:
             self.note(str(stuck))
             await self.session.replace_stuck_page()  # the next visit starts in a page that answers
             return status, None
+        if self.page.url not in self.context.evidence.visited_urls:
+            self.context.evidence.visited_urls.append(self.page.url)
         if screenshot:
             await self.evidence_screenshot(survey.catalog)
         return status, survey
 
     async def survey(self, reached_by: str = "", deep: bool = False, status: int | None = None,
-                     as_path: str | None = None) -> Survey:
-        """Survey the current page and keep its catalogue (under `as_path`, e.g. a wizard's '#step-2')."""
+                     as_path: str | None = None, requested: str | None = None) -> Survey:
+        """Survey the current page and keep its catalogue (under `as_path`, e.g. a wizard's '#step-2'); a page that
+        left the app's origin (a redirect, at once or by a script meanwhile) is asked about first."""
+        self.stay_on_the_app(requested)
         try:
             await self.page.wait_for_load_state("networkidle", timeout=3000)
         except PlaywrightError:
             pass  # a page that polls never goes idle; what it shows now is what we survey
+        self.stay_on_the_app(requested)  # a script may have moved it meanwhile
         survey = await survey_page(self.page, reached_by=reached_by, deep=deep, status=status)
+        self.stay_on_the_app(requested)  # the survey follows a navigation that started under it
         if as_path is not None:
             survey.catalog.path = as_path
         known = self.catalogs.get(survey.catalog.path)

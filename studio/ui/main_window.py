@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -29,13 +28,11 @@ from studio.settings import StudioSettings
 from studio.ui.dialogs import ScreenshotViewer, SettingsDialog
 from studio.ui.docks import DockHost
 from studio.ui.events_dock import EventsPanel
-from studio.ui.inspector_dock import InspectorPanel
 from studio.ui.live_view import LiveView
 from studio.ui.message_bar import MessageBar
-from studio.ui.observations_dock import ObservationsPanel
 from studio.ui.playground_front import PlaygroundFront
 from studio.ui.project_tree import ProjectTree
-from studio.ui.steps_dock import StepsPanel, TypedUrlRoute
+from studio.ui.race_front import RaceFront
 from studio.ui.url_bar import UrlBar
 
 PROJECT_FILTER = "Preflight Studio projects (*.studio)"
@@ -81,8 +78,7 @@ class StudioWindow(QMainWindow):
         self.docks.add("events", "Events", self.events, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+2")
         self.resizeDocks([self.docks["project"]], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["events"]], [230], Qt.Orientation.Vertical)
-        if race is not None:
-            self._add_race_docks(race)
+        self.race_front: RaceFront | None = RaceFront(self, race) if race is not None else None
         self.playground: PlaygroundFront | None = None
         if playground is not None and cases is not None:
             self.playground = PlaygroundFront(self, playground, cases)
@@ -148,38 +144,6 @@ class StudioWindow(QMainWindow):
         self.view_menu = bar.addMenu("&View")
         self.help_menu = bar.addMenu("&Help")
         self._action(self.help_menu, "&About Preflight Studio", self.about)
-
-    def _add_race_docks(self, race: RaceService) -> None:
-        """Observations, Element Inspector and Steps, the pick and record toggles, and the live view's routing."""
-        self.live_view.input_filter = race.filter_input
-        self.observations = ObservationsPanel(race, self.live_view, self)
-        self.inspector = InspectorPanel(race, self.live_view, self)
-        self.steps = StepsPanel(race, self)
-        self.typed_urls = TypedUrlRoute(self.url_bar.url_edit, race)
-        self.docks.add("observations", "Observations", self.observations, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+3")
-        self.docks.add("steps", "Steps", self.steps, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+4")
-        # Scrollable, so the inspector's many fields never force the window taller than a laptop screen.
-        inspector_area = QScrollArea(self)
-        inspector_area.setWidget(self.inspector)
-        inspector_area.setWidgetResizable(True)
-        inspector_area.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.docks.add("inspector", "Element Inspector", inspector_area, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+5")
-        # The wide bottom area holds the tables as tabs; each comes to the front when it has news.
-        self.tabifyDockWidget(self.docks["events"], self.docks["observations"])
-        self.tabifyDockWidget(self.docks["observations"], self.docks["steps"])
-        self.resizeDocks([self.docks["inspector"]], [360], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["observations"]], [260], Qt.Orientation.Vertical)
-        self.docks["events"].raise_()
-        race.entryAdded.connect(lambda _entry: self.docks["observations"].raise_())
-        race.recordingChanged.connect(lambda on: self.docks["steps"].raise_() if on else None)
-        # Pick and Record sit at the end of the navigation bar: a second toolbar on the same row would take
-        # the width the address field needs.
-        self.url_bar.addSeparator()
-        self.url_bar.addAction(self.inspector.pick_action)
-        self.url_bar.addAction(self.steps.record_action)
-        race.errorOccurred.connect(lambda text: self.message_bar.show_message(text, "error"))
-        race.notice.connect(lambda text: self.message_bar.show_message(text, "info"))
-        self.steps.notice.connect(lambda text: self.message_bar.show_message(text, "info"))
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()

@@ -77,7 +77,7 @@ def test_a_preflight_click_on_a_covered_button_reports_the_scrim_and_draws_it(ql
 
     async def scenario():
         services, window, session = await open_race_studio(demo.base_url + "/help", tmp_path)
-        view, race, panel = window.live_view, services.race, window.observations
+        view, race, panel = window.live_view, services.race, window.race_front.observations
         try:
             # The product list never arrives while the test runs, so hydration never replaces the button or removes
             # the scrim: both are there when the highlights look them up and the locator is made, however slow.
@@ -138,7 +138,7 @@ def test_pick_mode_picks_the_element_without_clicking_it(qloop, demo, tmp_path):
 
     async def scenario():
         services, window, session = await open_race_studio(demo.base_url + "/products", tmp_path)
-        view, race, inspector = window.live_view, services.race, window.inspector
+        view, race, inspector = window.live_view, services.race, window.race_front.inspector
         page = session.page
         posts: list[str] = []
         page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
@@ -173,8 +173,8 @@ def test_pick_mode_picks_the_element_without_clicking_it(qloop, demo, tmp_path):
             assert not race.picking
 
             inspector.click_button.click()  # Click with preflight: nothing stands in the way now
-            await until(lambda: window.observations.entries.topLevelItemCount() == 1, what="the click entry")
-            assert window.observations.current.acted is True
+            await until(lambda: window.race_front.observations.entries.topLevelItemCount() == 1, what="the click entry")
+            assert window.race_front.observations.current.acted is True
             await until(lambda: _equals(page.get_by_test_id("cart-count").inner_text(), "1"), what="the cart")
         finally:
             window.close()
@@ -197,7 +197,7 @@ def test_steps_dock_lists_deletes_the_last_step_and_undoes(qapp, qloop, tmp_path
     window = StudioWindow(services.browser, services.project, services.settings, services.race)
     try:
         assert services.project.new_project(tmp_path / "steps.studio")
-        project, race, steps = services.project.project, services.race, window.steps
+        project, race, steps = services.project.project, services.race, window.race_front.steps
         race.session_id = "s1"
         email = LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value="Email")])
         project.add_step(_step("s1", 0, action="navigate"))

@@ -65,7 +65,7 @@ def test_recording_a_click_on_add_to_cart_writes_a_step_and_exports_it(qloop, de
 
     async def scenario():
         services, window, session = await open_race_studio(demo.base_url + "/products", tmp_path)
-        page, view, steps = session.page, window.live_view, window.steps
+        page, view, steps = session.page, window.live_view, window.race_front.steps
         project = services.project.project
         try:
             await page.locator('[data-testid="product-grid"][data-state="ready"]').wait_for()
@@ -116,7 +116,7 @@ def test_typing_into_the_login_form_records_fills_without_the_password(qloop, de
         project = services.project.project
         path = project.path
         try:
-            window.steps.record_action.trigger()
+            window.race_front.steps.record_action.trigger()
             await click_on(view, page.get_by_test_id("help-search"))
             QTest.keyClicks(view, "dispute")
             url_edit = window.url_bar.url_edit
@@ -143,7 +143,7 @@ def test_typing_into_the_login_form_records_fills_without_the_password(qloop, de
             assert (enter.action, enter.key) == ("press", "Enter")
             assert enter.locator.python() == password.locator.python()
             assert enter.outcome.url_after.endswith("/dashboard")
-            table = window.steps.table
+            table = window.race_front.steps.table
             await until(lambda: table.topLevelItemCount() == 5, what="the Steps rows")
             assert table.topLevelItem(3).text(3) == "$STUDIO_PASSWORD" and table.topLevelItem(4).text(3) == "Enter"
         finally:
@@ -161,7 +161,7 @@ def test_the_testers_own_clicks_reach_the_observations_dock_newest_first_with_th
 
     async def scenario():
         services, window, session = await open_race_studio(demo.base_url + "/login", tmp_path)
-        page, view, panel = session.page, window.live_view, window.observations
+        page, view, panel = session.page, window.live_view, window.race_front.observations
         try:
             # Signed in by the test, not recorded: the clicks below are the tester's.
             await page.get_by_test_id("email-input").fill(user["email"])
@@ -169,7 +169,7 @@ def test_the_testers_own_clicks_reach_the_observations_dock_newest_first_with_th
             await page.get_by_test_id("login-button").click()
             await page.wait_for_url("**/dashboard")
             await page.goto(demo.base_url + "/offers/aurora-cash-rewards")
-            window.steps.record_action.trigger()
+            window.race_front.steps.record_action.trigger()
 
             apply = page.get_by_test_id("apply-button")
             await click_on(view, apply)  # applies: the page comes back with the button disabled

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from studio.mcp.contexts import ContextCollection
 from studio.mcp.tools import BrowserTools
+from studio.toolbelt import BrowserContexts
 from tests.race import pages
 from tests.race.conftest import ref_of
 
@@ -33,11 +33,11 @@ async def freeze(tools: BrowserTools, url: str) -> str:
 
 
 async def test_a_check_on_a_stuck_page_times_out_and_navigation_opens_a_fresh_page(static_pages):
-    contexts = ContextCollection()
+    contexts = BrowserContexts()
     tools = BrowserTools(contexts)
     try:
         other = await freeze(tools, static_pages.url("/busy", pages.BUSY))
-        contexts.page_timeout_s = contexts.get("default").race.world.timeout_s = 1  # not 10 s, in a test
+        contexts.page_timeout_s = contexts.get("default").driver.race.world.timeout_s = 1  # not 10 s, in a test
         stuck = await call(tools.browser_snapshot, browserContext="default")
         assert stuck == {"error": {"type": "timeout", "message": (
             "browser_snapshot gave up after 1 s: the page did not answer (a script on it may be stuck in a busy "
@@ -53,11 +53,11 @@ async def test_a_check_on_a_stuck_page_times_out_and_navigation_opens_a_fresh_pa
 
 
 async def test_a_tool_past_its_time_limit_answers_timeout(static_pages):
-    contexts = ContextCollection(page_timeout_s=30)  # the tool's own limit is the one that strikes
+    contexts = BrowserContexts(page_timeout_s=30)  # the tool's own limit is the one that strikes
     tools = BrowserTools(contexts)
     try:
         other = await freeze(tools, static_pages.url("/busy-again", pages.BUSY))
-        tools.tool_timeout_s = 1  # only now: launching the browser alone may take longer than that
+        tools.belt.tool_timeout_s = 1  # only now: launching the browser alone may take longer than that
         stuck = await call(tools.browser_click, ref=other, browserContext="default")
         assert stuck["error"]["type"] == "timeout"
         assert stuck["error"]["message"].startswith("browser_click gave up after 1 s: the page did not answer")

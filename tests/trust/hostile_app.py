@@ -2,7 +2,7 @@
 
 The app's origin has a login form; its home can redirect to the other origin (HTTP 302 or a script's
 location.href), where a look-alike login page reports every keystroke typed into it to its server (`leaks`).
-/spin busy-loops in the page after load; /slow answers after `slow_s` seconds.
+/spin busy-loops in the page after load; /slow answers after `slow_s` seconds; /big?n=N has N buttons.
 """
 
 from __future__ import annotations
@@ -68,6 +68,11 @@ class HostileApp:
         return page("Spinning", "<p>Loaded.</p>",
                     head="<script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50));</script>")
 
+    async def big(self, request: web.Request) -> web.Response:
+        count = int(request.query.get("n", "20000"))
+        rows = "".join(f'<li><button data-testid="item-{n}">Item {n}</button></li>' for n in range(count))
+        return page("Big", f"<ul>{rows}</ul>")
+
     async def slow(self, request: web.Request) -> web.Response:
         await asyncio.sleep(float(self.knobs["slow_s"]))
         return page("Slow", "<p>Finally.</p>")
@@ -95,6 +100,7 @@ class HostileApp:
         app.router.add_get("/reports", self.reports)
         app.router.add_get("/spin", self.spin)
         app.router.add_get("/slow", self.slow)
+        app.router.add_get("/big", self.big)
         other = web.Application()
         other.router.add_get("/login", self.other_login)
         other.router.add_post("/login", self.other_post)

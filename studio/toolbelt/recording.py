@@ -1,4 +1,5 @@
-"""ProjectRecording: what an agent does through the MCP tools, kept in a project file for `studio export`.
+"""ProjectRecording: what an agent does through the toolbelt (e.g. over MCP), kept in a project file for
+`studio export`.
 
 One recorded session per browserContext name, so each context's steps export as one test.
 """

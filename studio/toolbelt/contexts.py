@@ -1,7 +1,8 @@
-"""Named browser contexts side by side in one Chromium, each with its own cookies, page, RacePage and ActionRunner.
+"""BrowserContexts: named browser contexts side by side in one Chromium, each with its own cookies, page and
+PageDriver — what an agent drives through the toolbelt.
 
-The browser is launched on the first navigation, not at start-up: an MCP client often lists tools long before it
-uses one. A context whose page or browser went away is re-opened by the next navigation to it.
+The browser is launched (or connected to) on the first navigation, not at start-up: an MCP client often lists
+tools long before it uses one. A context whose page or browser went away is re-opened by the next navigation.
 """
 
 from __future__ import annotations
@@ -10,19 +11,16 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
-from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Browser, BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
-from studio.browser.errors import BrowserError, describe_navigation_failure, first_line
+from studio.browser.errors import BrowserError, first_line
 from studio.browser.launcher import BrowserLauncher
-from studio.browser.urls import normalize_url
-from studio.mcp.recording import ProjectRecording
-from studio.models.race import ActionName, ActionOutcome
-from studio.race.actions import ActionRunner
+from studio.browser.origins import OriginPolicy
+from studio.race.driver import PageDriver
 from studio.race.errors import RaceError, context_closed
-from studio.race.page import RacePage
 from studio.race.world import PAGE_TIMEOUT_S
-from studio.race.recorder import StepRecorder
+from studio.toolbelt.recording import ProjectRecording
 
 log = logging.getLogger(__name__)
 
@@ -42,63 +40,34 @@ def check_name(name: str) -> str:
 
 @dataclass
 class NamedContext:
-    """One named browser context: its page and the race engine on that page."""
+    """One named browser context: its browser, its Playwright context and the driver of its page."""
 
     name: str
     browser: Browser
     context: BrowserContext
-    page: Page
-    race: RacePage
-    runner: ActionRunner
-    recorder: StepRecorder | None = None
+    driver: PageDriver
     session_id: str | None = None
     context_closed: bool = field(default=False)
 
     @property
     def alive(self) -> bool:
-        return not self.context_closed and not self.page.is_closed() and self.browser.is_connected()
-
-    async def navigate(self, text: str) -> dict:
-        """Open a URL and say where the page ended up (redirects included)."""
-        try:
-            url = normalize_url(text)
-        except ValueError as error:
-            raise RaceError("bad_input", f"{error}.") from error
-        try:
-            if self.recorder is not None:
-                status = await self.recorder.navigate(url)
-            else:
-                response = await self.page.goto(url)
-                status = response.status if response else None
-        except PlaywrightError as error:
-            if not self.alive:
-                raise context_closed(self.name) from error
-            raise RaceError("navigation_failed", str(describe_navigation_failure(url, error))) from error
-        try:
-            title = await self.page.title()
-        except PlaywrightError:
-            title = ""  # the page moved on again (a client-side redirect); the next snapshot shows where
-        reply = {"ok": True, "url": self.page.url, "title": title, "status": status}
-        if self.session_id:
-            reply["recordedSession"] = self.session_id
-        return reply
-
-    async def act(self, action: ActionName, ref: str, value: str | None = None) -> ActionOutcome:
-        """Run an action through the race preflight (and the recorder, when recording)."""
-        if self.recorder is not None:
-            return await self.recorder.act(action, ref, value=value)
-        return await self.runner.run(action, ref, value=value)
+        return not self.context_closed and not self.driver.page.is_closed() and self.browser.is_connected()
 
 
-class ContextCollection:
-    """All named contexts of one MCP connection, in one lazily launched Chromium."""
+class BrowserContexts:
+    """All named contexts of one agent connection, in one lazily launched (or connected) browser.
 
-    def __init__(self, headless: bool = True, recording: ProjectRecording | None = None,
-                 page_timeout_s: float = PAGE_TIMEOUT_S, endpoint: str | None = None) -> None:
-        self.headless = headless
+    `pin` (optional) is the origins answers may be typed on: with it, typing into a page of any other origin is
+    refused (see Toolbelt.browser_type).
+    """
+
+    def __init__(self, launcher: BrowserLauncher | None = None, recording: ProjectRecording | None = None,
+                 page_timeout_s: float = PAGE_TIMEOUT_S, pin: OriginPolicy | None = None) -> None:
+        self.launcher = launcher or BrowserLauncher()
+        self.headless = self.launcher.headless
         self.recording = recording
         self.page_timeout_s = page_timeout_s  # how long a check may wait for the page to answer
-        self.launcher = BrowserLauncher(headless=headless, endpoint=endpoint)
+        self.pin = pin
         self._browser: Browser | None = None
         self._contexts: dict[str, NamedContext] = {}
         self._preflight: dict[str, bool] = {}
@@ -125,19 +94,18 @@ class ContextCollection:
         """The context to navigate in: created on first use, re-opened when its page or the browser has gone."""
         name = check_name(name)
         if self._closed:
-            raise RaceError("context_closed", "The MCP server is shutting down.")
+            raise RaceError("context_closed", "The browser contexts are closed (the connection is ending).")
         entry = self._contexts.get(name)
         if entry is not None and entry.alive:
             return entry
         browser = await self._ensure_browser()
         reuse = entry is not None and not entry.context_closed and entry.browser is browser
-        context = entry.context if reuse else await self._new_context(browser)
+        context = entry.context if reuse and entry is not None else await self._new_context(browser)
         page = await context.new_page()
         # Refs keep counting across a replaced page, so a ref of the page that closed never names a new element.
-        race = RacePage(page, preflight=self._preflight.get(name, True),
-                        first_ref=entry.race.world.next_ref if entry else 1, timeout_s=self.page_timeout_s)
-        runner = ActionRunner(race)
-        fresh = NamedContext(name=name, browser=browser, context=context, page=page, race=race, runner=runner)
+        driver = PageDriver(page, preflight=self._preflight.get(name, True),
+                            first_ref=entry.driver.race.world.next_ref if entry else 1, timeout_s=self.page_timeout_s)
+        fresh = NamedContext(name=name, browser=browser, context=context, driver=driver)
         if not reuse:
             context.on("close", self._on_context_closed)
         if self.recording is not None:
@@ -151,17 +119,17 @@ class ContextCollection:
         self._preflight[name] = enabled
         entry = self._contexts.get(name)
         if entry is not None:
-            entry.race.preflight = enabled
+            entry.driver.race.preflight = enabled
         return enabled
 
     async def close_stuck_page(self, name: str) -> bool:
         """Close a context's page that stopped answering (the next navigation opens a new one); False if none."""
         entry = self._contexts.get(check_name(name))
-        if entry is None or entry.page.is_closed():
+        if entry is None or entry.driver.page.is_closed():
             return False
         try:
             # Closing is the browser's business, not the stuck renderer's: it works even mid busy loop.
-            await asyncio.wait_for(entry.page.close(), self.page_timeout_s)
+            await asyncio.wait_for(entry.driver.page.close(), self.page_timeout_s)
         except (PlaywrightError, TimeoutError) as error:
             log.warning("Closing the stuck page of %r failed: %s", name, first_line(error))
             return False
@@ -207,9 +175,8 @@ class ContextCollection:
 
     async def _attach_recorder(self, entry: NamedContext) -> None:
         assert self.recording is not None
-        user_agent = await entry.page.evaluate("navigator.userAgent")
+        user_agent = await entry.driver.page.evaluate("navigator.userAgent")
         session_id, first_index = self.recording.start(
             entry.name, self.launcher.where, entry.browser.version, self.headless, VIEWPORT, user_agent)
         entry.session_id = session_id
-        entry.recorder = StepRecorder(entry.race, entry.runner, session_id, self.recording.add_step,
-                                      origin="agent", first_index=first_index)
+        entry.driver.record(session_id, self.recording.add_step, origin="agent", first_index=first_index)
