@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from studio.cli.url_flag import add_allow_file_urls
+
 AGENTS = {"new-suite": "new_testsuite", "new-cases": "new_test_case", "edit": "edit_test_case"}
 ANSWERS_HELP = ("answers to the questions, as a JSON (or .yaml) file: {\"key\": \"value\", ...} or "
                 "[{\"key\": ..., \"value\": ...}]; resumes the project's paused job, and answers later questions "
@@ -23,7 +25,8 @@ def _preflight(args: argparse.Namespace) -> int:
     command += ["--request", args.request] if args.request else []
     return run(JobCommand(kind="preflight", project=args.project, url=args.url, request=args.request,
                           answers_file=args.answers, job_id=args.job, as_json=args.json, quiet=args.quiet,
-                          headed=args.headed, command=command + _budget_args(args), limits=_limits(args)))
+                          headed=args.headed, command=command + _budget_args(args), limits=_limits(args),
+                          allow_file_urls=args.allow_file_urls))
 
 
 def _playground(args: argparse.Namespace) -> int:
@@ -36,7 +39,7 @@ def _playground(args: argparse.Namespace) -> int:
     return run(JobCommand(kind=AGENTS[args.agent], project=args.project, url=args.url, request=args.area or "",
                           case_ids=case_ids, answers_file=args.answers, job_id=args.job, as_json=args.json,
                           quiet=args.quiet, headed=args.headed, command=command + _budget_args(args),
-                          limits=_limits(args)))
+                          limits=_limits(args), allow_file_urls=args.allow_file_urls))
 
 
 def _limits(args: argparse.Namespace) -> dict[str, float | None]:
@@ -73,6 +76,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                                                    "with the same kind, request and URL)")
     parser.add_argument("--quiet", action="store_true", help="no progress events (JSON lines) on stderr")
     parser.add_argument("--headed", action="store_true", help="show the Chromium window (needs a display)")
+    add_allow_file_urls(parser)
     budget = parser.add_argument_group("job budget", "limits for this run (default: Settings › Model › Job budget); "
                                        "reaching one stops the job with exit code 4, keeping what it found")
     budget.add_argument("--max-steps", type=_positive(int), metavar="N", help="browser steps (page visits, clicks)")

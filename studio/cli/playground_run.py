@@ -60,13 +60,14 @@ class JobCommand:
     headed: bool = False
     command: list[str] = field(default_factory=list)  # the command line to run again, without --answers
     limits: dict[str, float | None] = field(default_factory=dict)  # --max-* flags over the settings' budgets
+    allow_file_urls: bool = False
 
 
 def run(cmd: JobCommand) -> int:
     """Run the command to its exit code; every expected problem is a sentence on stderr, never a traceback."""
     try:
         answers = load_answers(cmd.answers_file) if cmd.answers_file else {}
-        url = _normalized(cmd.url) if cmd.url else None
+        url = _normalized(cmd.url, cmd.allow_file_urls) if cmd.url else None
         if url is None and not cmd.project.exists():
             raise Refused(f"The project file {cmd.project} does not exist, so no base URL is known. Give one with "
                           f"--url URL, or run `studio preflight URL --project {cmd.project}` first.")
@@ -110,7 +111,8 @@ async def _drive(cmd: JobCommand, project: ProjectFile, url: str, answers: dict[
     bus.subscribe(lambda event: seen.append(event.job_id), PreflightStarted)  # type: ignore[attr-defined]
     recorder = ProjectRecorder(project, bus)
     settings = load_settings()
-    session = BrowserSession(bus, settings.session_options(headless=not cmd.headed, label=f"studio {cmd.kind}"))
+    session = BrowserSession(bus, settings.session_options(headless=not cmd.headed, label=f"studio {cmd.kind}",
+                                                           allow_file_urls=cmd.allow_file_urls))
     model: LanguageModel | None = None
     try:
         await session.start()
@@ -186,9 +188,9 @@ def _check_cases(project: ProjectFile, case_ids: list[str] | None) -> None:
         raise Refused(f"{project.path} has no test case {', '.join(unknown)}. Its cases: {known}.")
 
 
-def _normalized(url: str) -> str:
+def _normalized(url: str, allow_files: bool) -> str:
     try:
-        return normalize_url(url)
+        return normalize_url(url, allow_files=allow_files)
     except ValueError as error:
         raise Refused(f"{error}.") from None
 

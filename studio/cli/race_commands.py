@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 from typing import get_args
 
+from studio.cli.url_flag import add_allow_file_urls
 from studio.models.race import ActionName
 
 
 def _mcp(args: argparse.Namespace) -> int:
     from studio.mcp.server import serve
 
-    status = serve(headed=args.headed, project=args.project)
+    status = serve(headed=args.headed, project=args.project, allow_file_urls=args.allow_file_urls)
     # The browser and the project file are closed by now. Skip the interpreter's teardown of the SDK's and
     # pydantic's object graphs: it takes a second or more on a busy machine, and MCP clients kill a server
     # that is still running 2 s after they closed its stdin.
@@ -28,7 +29,8 @@ def _mcp(args: argparse.Namespace) -> int:
 def _observe(args: argparse.Namespace) -> int:
     from studio.race import observe_cli
 
-    return observe_cli.main(args.url, args.selector, as_json=args.json, action=args.action, headed=args.headed)
+    return observe_cli.main(args.url, args.selector, as_json=args.json, action=args.action, headed=args.headed,
+                            allow_file_urls=args.allow_file_urls)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -41,6 +43,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     mcp.add_argument("--project", type=Path, metavar="FILE",
                      help="record the actions done through the tools into this .studio project "
                           "(one session per browserContext; export it with `studio export`)")
+    add_allow_file_urls(mcp)
     mcp.set_defaults(handler=_mcp)
 
     observe = commands.add_parser(
@@ -52,4 +55,5 @@ def register(commands: argparse._SubParsersAction) -> None:
     observe.add_argument("--action", choices=list(get_args(ActionName)),
                          help="report only the facts that would stop this action (its preflight), not all facts")
     observe.add_argument("--headed", action="store_true", help="show the Chromium window (needs a display)")
+    add_allow_file_urls(observe)
     observe.set_defaults(handler=_observe)

@@ -60,12 +60,9 @@ class NamedContext:
     def alive(self) -> bool:
         return not self.context_closed and not self.page.is_closed() and self.browser.is_connected()
 
-    async def navigate(self, text: str) -> dict:
-        """Open a URL and say where the page ended up (redirects included)."""
-        try:
-            url = normalize_url(text)
-        except ValueError as error:
-            raise RaceError("bad_input", f"{error}.") from error
+    async def navigate(self, url: str) -> dict:
+        """Open a URL that ContextCollection.checked_url let through and say where the page ended up (redirects
+        included)."""
         try:
             if self.recorder is not None:
                 status = await self.recorder.navigate(url)
@@ -96,8 +93,9 @@ class ContextCollection:
     """All named contexts of one MCP connection, in one lazily launched Chromium."""
 
     def __init__(self, headless: bool = True, recording: ProjectRecording | None = None,
-                 page_timeout_s: float = PAGE_TIMEOUT_S) -> None:
+                 page_timeout_s: float = PAGE_TIMEOUT_S, allow_file_urls: bool = False) -> None:
         self.headless = headless
+        self.allow_file_urls = allow_file_urls
         self.recording = recording
         self.page_timeout_s = page_timeout_s  # how long a check may wait for the page to answer
         self._playwright: Playwright | None = None
@@ -108,6 +106,13 @@ class ContextCollection:
         self._locks: dict[str, asyncio.Lock] = {}
         self._launch_lock = asyncio.Lock()
         self._closed = False
+
+    def checked_url(self, text: str) -> str:
+        """The URL to open, or bad_input for one the URL policy refuses (before any browser is launched)."""
+        try:
+            return normalize_url(text, allow_files=self.allow_file_urls)
+        except ValueError as error:
+            raise RaceError("bad_input", f"{error}.") from error
 
     def lock(self, name: str) -> asyncio.Lock:
         """One tool call at a time per context: a click must not interleave with a snapshot of the same page."""

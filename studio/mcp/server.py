@@ -70,7 +70,7 @@ async def _serve(server: MCPServer, contexts: ContextCollection) -> None:
         group.cancel_scope.cancel()
 
 
-def serve(headed: bool = False, project: Path | None = None) -> int:
+def serve(headed: bool = False, project: Path | None = None, allow_file_urls: bool = False) -> int:
     """Serve MCP over stdio until the client disconnects; returns the exit status."""
     recording = None
     if project is not None:
@@ -79,6 +79,6 @@ def serve(headed: bool = False, project: Path | None = None) -> int:
         except ProjectError as error:
             print(f"{error}", file=sys.stderr)
             return 2
-    contexts = ContextCollection(headless=not headed, recording=recording)
+    contexts = ContextCollection(headless=not headed, recording=recording, allow_file_urls=allow_file_urls)
     anyio.run(_serve, build_server(contexts), contexts)
     return 0

@@ -107,8 +107,9 @@ class BrowserTools:
         this context become stale: take a snapshot next."""
 
         async def body() -> dict:
+            checked = self.contexts.checked_url(url)
             entry = await self.contexts.for_navigation(browserContext)
-            return await entry.navigate(url)
+            return await entry.navigate(checked)
 
         return await self._run("browser_navigate", browserContext, body, needs_page=False)
 

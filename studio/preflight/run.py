@@ -12,6 +12,7 @@ from playwright.async_api import Page
 
 from studio.browser.errors import BrowserError, SessionClosedError
 from studio.browser.session import BrowserSession
+from studio.browser.urls import POLICY, is_allowed
 from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.llm.safety import OriginPolicy
@@ -116,7 +117,12 @@ class PreflightRun:
     def may_open(self, url: str) -> bool:
         """Pages on the app's origins open freely; any other origin needs the tester's confirmation (asked once,
         the job pauses) — a stored case or a page may point anywhere, the preflight only goes where allowed."""
-        policy = OriginPolicy(u for u in (self.job.start_url, self.context.resolved_base_url) if u)
+        if not is_allowed(url, allow_files=self.session.options.allow_file_urls):
+            self.note(f"Did not open {url}: {POLICY}.")
+            return False
+        # A local app (file:, with --allow-file-urls) has no web origin to stay on.
+        policy = OriginPolicy(u for u in (self.job.start_url, self.context.resolved_base_url)
+                              if u and OriginPolicy.origin_of(u))
         origin = OriginPolicy.origin_of(url)
         if origin is None or not policy.allowed_origins or policy.allows(url):
             return True
