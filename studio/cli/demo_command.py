@@ -14,7 +14,7 @@ from studio.browser.session import BrowserSession
 from studio.cli.progress import JsonLines, TerminalProgress
 from studio.demo.server import DemoConfig, DemoServerThread
 from studio.events import EventBus
-from studio.jobs.demo_run import demo_project_path, run_demo
+from studio.demo.run import demo_project_path, run_demo
 from studio.settings import load_settings
 from studio.store.project import ProjectFile
 from studio.store.recorder import ProjectRecorder

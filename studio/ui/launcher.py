@@ -169,7 +169,7 @@ def run_demo_gui(out: Path, seed: int, close_when_done: bool = False) -> int:
 
     The window stays open for exploring afterwards, unless `close_when_done` (scripted runs)."""
     from studio.demo.server import DemoConfig, DemoServerThread
-    from studio.jobs.demo_run import demo_project_path, run_demo
+    from studio.demo.run import demo_project_path, run_demo
 
     async def main() -> int:
         with DemoServerThread(config=DemoConfig(seed=seed)) as demo:

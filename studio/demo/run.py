@@ -8,7 +8,7 @@ from pathlib import Path
 
 from studio.browser.session import BrowserSession
 from studio.demo.server import DemoServerThread
-from studio.jobs.demo_tour import JOB, DemoTour, DemoUser
+from studio.demo.tour import JOB, DemoTour, DemoUser
 from studio.store.project import ProjectFile
 
 
