@@ -12,10 +12,12 @@ from pathlib import Path
 from studio.browser.errors import BrowserError, SessionClosedError
 from studio.browser.session import BrowserSession
 from studio.cli.progress import JsonLines, TerminalProgress
+from studio.demo.out_folder import OutFolderError, exclusive_out_folder
+from studio.demo.run import demo_project_path, run_demo
 from studio.demo.server import DemoConfig, DemoServerThread
 from studio.events import EventBus
-from studio.demo.run import demo_project_path, run_demo
 from studio.settings import load_settings
+from studio.store.errors import ProjectError
 from studio.store.project import ProjectFile
 from studio.store.recorder import ProjectRecorder
 
@@ -82,11 +84,17 @@ def main(out: Path, seed: int, headless: bool, jsonl: Path | None, close_when_do
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
-    if not headless and has_display():
-        # The GUI front end is loaded by name: the CLI (engine side) never imports Qt itself.
-        launcher = importlib.import_module("studio.ui.launcher")
-        return launcher.run_demo_gui(out=out, seed=seed, close_when_done=close_when_done)
-    started = time.perf_counter()
-    code = asyncio.run(run_in_terminal(out, seed, jsonl))
-    print(f"Done in {time.perf_counter() - started:.1f} s.", file=sys.stderr)
-    return code
+    try:
+        # Held for the whole run: a second demo into the same folder would move this one's project file away.
+        with exclusive_out_folder(out):
+            if not headless and has_display():
+                # The GUI front end is loaded by name: the CLI (engine side) never imports Qt itself.
+                launcher = importlib.import_module("studio.ui.launcher")
+                return launcher.run_demo_gui(out=out, seed=seed, close_when_done=close_when_done)
+            started = time.perf_counter()
+            code = asyncio.run(run_in_terminal(out, seed, jsonl))
+            print(f"Done in {time.perf_counter() - started:.1f} s.", file=sys.stderr)
+            return code
+    except (OutFolderError, ProjectError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2

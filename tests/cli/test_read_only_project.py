@@ -8,8 +8,6 @@ really read-only to it. Run as a normal user, the mode alone does it.
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,16 +15,9 @@ from pathlib import Path
 import pytest
 
 from studio.store.project import ProjectFile
+from tests.permissions import as_user, needs_enforced_permissions
 
-pytestmark = pytest.mark.skipif(os.geteuid() == 0 and shutil.which("setpriv") is None,
-                                reason="running as root needs setpriv to give up overriding file permissions")
-
-
-def as_user(*command: str) -> list[str]:
-    """`command` with the permissions of an ordinary user (file modes enforced)."""
-    if os.geteuid() != 0:
-        return list(command)
-    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *command]
+pytestmark = needs_enforced_permissions
 
 
 def studio(*args: object, timeout: float = 120) -> subprocess.CompletedProcess:
