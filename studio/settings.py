@@ -37,11 +37,14 @@ class StudioSettings(BaseModel):
     storage_state: str | None = None
     llm: LLMSettings = Field(default_factory=LLMSettings)
     budgets: JobBudgets = Field(default_factory=JobBudgets)
+    # Given for one run by `studio gui --allow-file-urls`; excluded, so it is never written to settings.json.
+    allow_file_urls: bool = Field(default=False, exclude=True)
 
     def session_options(self, **overrides: object) -> SessionOptions:
         """SessionOptions for a new browser session built from these settings."""
         values = {"headless": self.headless, "viewport": self.viewport, "browser_path": self.browser_path,
-                  "browser_endpoint": configured_endpoint(setting=self.browser_endpoint), "storage_state": self.storage_state}
+                  "browser_endpoint": configured_endpoint(setting=self.browser_endpoint),
+                  "storage_state": self.storage_state, "allow_file_urls": self.allow_file_urls}
         values.update(overrides)
         return SessionOptions(**values)
 

@@ -20,8 +20,8 @@ def test_import_linter_contracts_hold():
 def test_engine_imports_without_qt():
     code = (
         "import sys; import studio.browser.session, studio.store.project, studio.demo.server, "
-        "studio.jobs.demo_run, studio.cli.main, studio.cli.doctor, studio.llm, studio.preflight.job, "
-        "studio.runtime; "
+        "studio.demo.run, studio.cli.main, studio.cli.doctor, studio.llm, studio.preflight.job, "
+        "studio.runtime, studio.toolbelt; "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'qasync', 'pyqtgraph')]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )

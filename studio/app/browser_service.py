@@ -58,6 +58,11 @@ class BrowserService(QObject):
     def alive(self) -> bool:
         return self.runtime.browser_alive
 
+    @property
+    def allow_file_urls(self) -> bool:
+        """Whether the session may open file: and data: URLs (`studio gui --allow-file-urls`)."""
+        return self.session is not None and self.session.options.allow_file_urls
+
     def start_session(self, options: SessionOptions, url: str | None = None) -> None:
         self._tasks.spawn(self.start(options, url), name="start-session")
 
@@ -98,7 +103,7 @@ class BrowserService(QObject):
 
     def navigate(self, text: str) -> None:
         try:
-            url = normalize_url(text)
+            url = normalize_url(text, allow_files=self.allow_file_urls)
         except ValueError as error:
             self.errorOccurred.emit(str(error))
             return
@@ -107,6 +112,11 @@ class BrowserService(QObject):
     async def goto(self, url: str) -> None:
         if not self.alive:
             self.errorOccurred.emit("There is no browser session. Start one with Session > New Session (Ctrl+Shift+N).")
+            return
+        try:  # a new session's start URL comes from settings or the address field, never checked before
+            url = normalize_url(url, allow_files=self.allow_file_urls)
+        except ValueError as error:
+            self.errorOccurred.emit(str(error))
             return
         self.busyChanged.emit(True)
         try:

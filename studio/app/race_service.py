@@ -256,7 +256,7 @@ class RaceService(QObject):
             self.browser.navigate(text)
             return
         try:
-            url = normalize_url(text)
+            url = normalize_url(text, allow_files=self.browser.allow_file_urls)
         except ValueError as error:
             self.errorOccurred.emit(str(error))
             return

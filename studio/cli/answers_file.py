@@ -8,6 +8,7 @@ written, and a list of texts (e.g. the suites to create) becomes one comma-separ
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import yaml
@@ -29,21 +30,40 @@ def load_answers(path: Path) -> dict[str, str]:
         raise AnswersFileError(f"The answers file {path} is a folder, not a file.") from None
     except (OSError, UnicodeDecodeError) as error:
         raise AnswersFileError(f"The answers file {path} could not be read ({error}).") from None
+    try:
+        data = _parse(path, text)
+    except RecursionError:
+        raise AnswersFileError(f"The answers file {path} is nested too deeply to read. Answers are flat: "
+                               f"write {SHAPE}.") from None
+    except ValueError as error:
+        raise AnswersFileError(_value_problem(path, error)) from None
+    return _answers(path, data)
+
+
+def _parse(path: Path, text: str) -> object:
+    """The file's data; Python's own limits (nesting depth, digits in a number) surface as RecursionError or
+    ValueError, which the caller turns into sentences."""
     if path.suffix.lower() in (".yaml", ".yml"):
         try:
-            data = yaml.safe_load(text)
+            return yaml.safe_load(text)
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
             problem = getattr(error, "problem", None) or "unreadable YAML"
             raise AnswersFileError(f"The answers file {path} is not valid YAML: {problem}{where}.") from None
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise AnswersFileError(f"The answers file {path} is not valid JSON: {error.msg} at line {error.lineno}, "
-                                   f"column {error.colno}. Expected {SHAPE}.") from None
-    return _answers(path, data)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise AnswersFileError(f"The answers file {path} is not valid JSON: {error.msg} at line {error.lineno}, "
+                               f"column {error.colno}. Expected {SHAPE}.") from None
+
+
+def _value_problem(path: Path, error: ValueError) -> str:
+    if "integer string conversion" in str(error):
+        return (f"The answers file {path} has a number with more than {sys.get_int_max_str_digits()} digits. "
+                "Write a long value as quoted text.")
+    # YAML builds dates and numbers while parsing, e.g. 2024-13-45 fails as a date.
+    return f"The answers file {path} has a value that cannot be read ({error}). Write it as quoted text."
 
 
 def _answers(path: Path, data: object) -> dict[str, str]:
@@ -70,9 +90,12 @@ def _answers(path: Path, data: object) -> dict[str, str]:
 def _text(path: Path, key: str, value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (str, int, float)):
-        return str(value)
-    if isinstance(value, list) and all(isinstance(item, (str, int, float)) for item in value):
-        return ", ".join(str(item) for item in value)
+    try:
+        if isinstance(value, (str, int, float)):
+            return str(value)
+        if isinstance(value, list) and all(isinstance(item, (str, int, float)) for item in value):
+            return ", ".join(str(item) for item in value)
+    except ValueError as error:  # a number past the digit limit only fails when written out in decimal
+        raise AnswersFileError(_value_problem(path, error)) from None
     found = "no value" if value is None else f"a {type(value).__name__} as its value"
     raise AnswersFileError(f"The answers file {path}: {key!r} has {found}; an answer is a text (or a list of texts).")

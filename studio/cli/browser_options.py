@@ -1,4 +1,4 @@
-"""The browser options every browser-driving command shares: --headed and --browser-endpoint."""
+"""The browser options every browser-driving command shares: --headed, --browser-endpoint, --allow-file-urls."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from studio.browser.launcher import ENDPOINT_ENV, BrowserEndpoint, BrowserEndpointError, configured_endpoint
+from studio.cli.url_flag import add_allow_file_urls
 
 ENDPOINT_HELP = (f"use the browser at this endpoint instead of launching one: a Playwright browser server "
                  f"(ws://HOST:PORT/, from `playwright run-server --unsafe`) or a Chrome DevTools endpoint "
@@ -14,8 +15,10 @@ ENDPOINT_HELP = (f"use the browser at this endpoint instead of launching one: a 
 
 
 def add_browser_options(parser: argparse.ArgumentParser) -> None:
+    """--headed, --browser-endpoint and --allow-file-urls (the URL policy's opt-in)."""
     parser.add_argument("--headed", action="store_true", help="show the Chromium window (needs a display)")
     parser.add_argument("--browser-endpoint", metavar="URL", help=ENDPOINT_HELP)
+    add_allow_file_urls(parser)
 
 
 def browser_endpoint(args: argparse.Namespace) -> str | None:

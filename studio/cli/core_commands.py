@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 from studio.browser.launcher import ENDPOINT_ENV
+from studio.browser.urls import normalize_url
 from studio.cli.browser_options import ENDPOINT_HELP, browser_endpoint
+from studio.cli.url_flag import add_allow_file_urls
 
 BENCH_TARGETS = {
     # target: (module, runs in Qt?) — Qt-free benchmarks stay in the engine's import graph.
@@ -27,9 +29,14 @@ BENCH_TARGETS = {
 def _gui(args: argparse.Namespace) -> int:
     _endpoint_for_this_process(args)
     # Qt lives only in studio.ui / studio.app; load it by name so the engine's import graph never reaches it.
+    try:
+        url = normalize_url(args.url, allow_files=args.allow_file_urls) if args.url else None
+    except ValueError as error:
+        print(f"error: {error}.", file=sys.stderr)
+        return 2
     launcher = importlib.import_module("studio.ui.launcher")
-    return launcher.run_gui(project=args.project, url=args.url, screenshot=args.screenshot, headed=args.headed,
-                            storage_state=args.storage_state)
+    return launcher.run_gui(project=args.project, url=url, screenshot=args.screenshot, headed=args.headed,
+                            storage_state=args.storage_state, allow_file_urls=args.allow_file_urls)
 
 
 def _endpoint_for_this_process(args: argparse.Namespace) -> None:
@@ -44,7 +51,6 @@ def _demo(args: argparse.Namespace) -> int:
     from studio.cli import demo_command
 
     _endpoint_for_this_process(args)
-
     return demo_command.main(out=args.out, seed=args.seed, headless=args.headless, jsonl=args.jsonl,
                              close_when_done=args.close_when_done, endpoint=browser_endpoint(args))
 
@@ -119,6 +125,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     gui.add_argument("--browser-endpoint", metavar="URL", help=ENDPOINT_HELP)
     gui.add_argument("--storage-state", type=Path, metavar="JSON",
                      help="start signed in from a login state saved with Session > Save Login State")
+    add_allow_file_urls(gui)
     gui.set_defaults(handler=_gui)
 
     demo = commands.add_parser("demo", help="run the guided demo against the embedded demo app")

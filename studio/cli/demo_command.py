@@ -10,39 +10,37 @@ import time
 from pathlib import Path
 
 from studio.browser.errors import BrowserError, SessionClosedError
-from studio.browser.session import BrowserSession
 from studio.cli.progress import JsonLines, TerminalProgress
+from studio.demo.out_folder import OutFolderError, exclusive_out_folder
+from studio.demo.run import demo_project_path, run_demo
 from studio.demo.server import DemoConfig, DemoServerThread
-from studio.events import EventBus
-from studio.jobs.demo_run import demo_project_path, run_demo
+from studio.runtime import EngineRuntime
 from studio.settings import load_settings
+from studio.store.errors import ProjectError
 from studio.store.project import ProjectFile
-from studio.store.recorder import ProjectRecorder
 
 
 async def run_in_terminal(out: Path, seed: int, jsonl: Path | None, endpoint: str | None = None) -> int:
     """Run the whole demo with progress on stderr; returns the process exit code."""
-    bus = EventBus()
-    bus.subscribe(TerminalProgress())
     jsonl_stream = jsonl.open("w", encoding="utf-8") if jsonl else None
-    if jsonl_stream:
-        bus.subscribe(JsonLines(jsonl_stream))
-    options = load_settings().session_options(headless=True, label="studio demo", browser_endpoint=endpoint)
-    with DemoServerThread(config=DemoConfig(seed=seed)) as demo, ProjectFile.create(demo_project_path(out)) as project:
-        recorder = ProjectRecorder(project, bus)
-        print(f"Demo app running at {demo.base_url}", file=sys.stderr)
-        session = BrowserSession(bus, options)
-        try:
-            await session.start()
-            summary = await run_demo(session, demo, project, out)
-        except (BrowserError, SessionClosedError) as error:
-            print(f"error: {error}\nWhat was recorded is in {project.path}.", file=sys.stderr)
-            return 2
-        finally:
-            await session.close()
-            recorder.close()
-            if jsonl_stream:
-                jsonl_stream.close()
+    overrides = {"browser_endpoint": endpoint} if endpoint else {}
+    try:
+        with DemoServerThread(config=DemoConfig(seed=seed)) as demo, \
+                ProjectFile.create(demo_project_path(out)) as project:
+            async with EngineRuntime(load_settings(), project) as runtime:
+                runtime.bus.subscribe(TerminalProgress())
+                if jsonl_stream:
+                    runtime.bus.subscribe(JsonLines(jsonl_stream))
+                print(f"Demo app running at {demo.base_url}", file=sys.stderr)
+                try:
+                    session = await runtime.start_browser(headless=True, label="studio demo", **overrides)
+                    summary = await run_demo(session, demo, project, out)
+                except (BrowserError, SessionClosedError) as error:
+                    print(f"error: {error}\nWhat was recorded is in {project.path}.", file=sys.stderr)
+                    return 2
+    finally:
+        if jsonl_stream:
+            jsonl_stream.close()  # after the runtime closed: the session's end is in the file too
     print(
         f"Visited {len(summary['pages'])} pages, {summary['screenshots']} screenshots, "
         f"{summary['console_errors']} console errors, {summary['network_failures']} network failures.\n"
@@ -83,11 +81,17 @@ def main(out: Path, seed: int, headless: bool, jsonl: Path | None, close_when_do
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
-    if not headless and has_display():
-        # The GUI front end is loaded by name: the CLI (engine side) never imports Qt itself.
-        launcher = importlib.import_module("studio.ui.launcher")
-        return launcher.run_demo_gui(out=out, seed=seed, close_when_done=close_when_done)
-    started = time.perf_counter()
-    code = asyncio.run(run_in_terminal(out, seed, jsonl, endpoint))
-    print(f"Done in {time.perf_counter() - started:.1f} s.", file=sys.stderr)
-    return code
+    try:
+        # Held for the whole run: a second demo into the same folder would move this one's project file away.
+        with exclusive_out_folder(out):
+            if not headless and has_display():
+                # The GUI front end is loaded by name: the CLI (engine side) never imports Qt itself.
+                launcher = importlib.import_module("studio.ui.launcher")
+                return launcher.run_demo_gui(out=out, seed=seed, close_when_done=close_when_done)
+            started = time.perf_counter()
+            code = asyncio.run(run_in_terminal(out, seed, jsonl, endpoint))
+            print(f"Done in {time.perf_counter() - started:.1f} s.", file=sys.stderr)
+            return code
+    except (OutFolderError, ProjectError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2

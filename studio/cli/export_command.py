@@ -15,7 +15,7 @@ def _export(args: argparse.Namespace) -> int:
     from studio.store.project import ProjectFile
 
     try:
-        with ProjectFile.open(args.project) as project:
+        with ProjectFile.open(args.project, writable=False) as project:
             steps = project.steps(args.session)
             known = [session.id for session in project.sessions()]
     except ProjectError as error:

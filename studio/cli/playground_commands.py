@@ -26,8 +26,9 @@ def _preflight(args: argparse.Namespace) -> int:
     command += ["--request", args.request] if args.request else []
     return run(JobCommand(kind="preflight", project=args.project, url=args.url, request=args.request,
                           answers_file=args.answers, job_id=args.job, as_json=args.json, quiet=args.quiet,
-                          headed=args.headed, endpoint=browser_endpoint(args), command=command + _budget_args(args),
-                          limits=_limits(args)))
+                          headed=args.headed, endpoint=browser_endpoint(args),
+                          command=command + _budget_args(args), limits=_limits(args),
+                          allow_file_urls=args.allow_file_urls))
 
 
 def _playground(args: argparse.Namespace) -> int:
@@ -40,7 +41,8 @@ def _playground(args: argparse.Namespace) -> int:
     return run(JobCommand(kind=AGENTS[args.agent], project=args.project, url=args.url, request=args.area or "",
                           case_ids=case_ids, answers_file=args.answers, job_id=args.job, as_json=args.json,
                           quiet=args.quiet, headed=args.headed, endpoint=browser_endpoint(args),
-                          command=command + _budget_args(args), limits=_limits(args)))
+                          command=command + _budget_args(args), limits=_limits(args),
+                          allow_file_urls=args.allow_file_urls))
 
 
 def _limits(args: argparse.Namespace) -> dict[str, float | None]:

@@ -71,13 +71,14 @@ class JobCommand:
     endpoint: str | None = None  # a remote browser to connect to instead of launching one
     command: list[str] = field(default_factory=list)  # the command line to run again, without --answers
     limits: dict[str, float | None] = field(default_factory=dict)  # --max-* flags over the settings' budgets
+    allow_file_urls: bool = False
 
 
 def run(cmd: JobCommand) -> int:
     """Run the command to its exit code; every expected problem is a sentence on stderr, never a traceback."""
     try:
         answers = load_answers(cmd.answers_file) if cmd.answers_file else {}
-        url = _normalized(cmd.url) if cmd.url else None
+        url = _normalized(cmd.url, cmd.allow_file_urls) if cmd.url else None
         if url is None and not cmd.project.exists():
             raise Refused(f"The project file {cmd.project} does not exist, so no base URL is known. Give one with "
                           f"--url URL, or run `studio preflight URL --project {cmd.project}` first.")
@@ -136,6 +137,7 @@ async def _drive(cmd: JobCommand, project: ProjectFile, url: str, answers: dict[
     try:
         async with runtime:
             await runtime.start_browser(headless=not cmd.headed, label=f"studio {cmd.kind}",
+                                        allow_file_urls=cmd.allow_file_urls,
                                         **({"browser_endpoint": cmd.endpoint} if cmd.endpoint else {}))
             playground = await Playground.on(runtime)
             if stored is not None and stored.status == "interrupted":
@@ -213,9 +215,9 @@ def _check_cases(project: ProjectFile, case_ids: list[str] | None) -> None:
         raise Refused(f"{project.path} has no test case {', '.join(unknown)}. Its cases: {known}.")
 
 
-def _normalized(url: str) -> str:
+def _normalized(url: str, allow_files: bool) -> str:
     try:
-        return normalize_url(url)
+        return normalize_url(url, allow_files=allow_files)
     except ValueError as error:
         raise Refused(f"{error}.") from None
 

@@ -16,7 +16,8 @@ from studio.models.race import ActionName
 def _mcp(args: argparse.Namespace) -> int:
     from studio.mcp.server import serve
 
-    status = serve(headed=args.headed, project=args.project, endpoint=browser_endpoint(args))
+    status = serve(headed=args.headed, project=args.project, endpoint=browser_endpoint(args),
+                   allow_file_urls=args.allow_file_urls)
     # The browser and the project file are closed by now. Skip the interpreter's teardown of the SDK's and
     # pydantic's object graphs: it takes a second or more on a busy machine, and MCP clients kill a server
     # that is still running 2 s after they closed its stdin.
@@ -30,7 +31,7 @@ def _observe(args: argparse.Namespace) -> int:
     from studio.race import observe_cli
 
     return observe_cli.main(args.url, args.selector, as_json=args.json, action=args.action, headed=args.headed,
-                            endpoint=browser_endpoint(args))
+                            endpoint=browser_endpoint(args), allow_file_urls=args.allow_file_urls)
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -71,7 +71,8 @@ async def _serve(server: MCPServer, contexts: BrowserContexts) -> None:
         group.cancel_scope.cancel()
 
 
-def serve(headed: bool = False, project: Path | None = None, endpoint: str | None = None) -> int:
+def serve(headed: bool = False, project: Path | None = None, endpoint: str | None = None,
+          allow_file_urls: bool = False) -> int:
     """Serve MCP over stdio until the client disconnects; returns the exit status."""
     recording = None
     if project is not None:
@@ -83,6 +84,6 @@ def serve(headed: bool = False, project: Path | None = None, endpoint: str | Non
     # The runtime brings the settings (browser path, endpoint); the recording writes the agent's steps itself.
     runtime = EngineRuntime(load_settings(), record=False)
     launcher = runtime.launcher(headless=not headed, **({"browser_endpoint": endpoint} if endpoint else {}))
-    contexts = BrowserContexts(launcher, recording=recording)
+    contexts = BrowserContexts(launcher, recording=recording, allow_file_urls=allow_file_urls)
     anyio.run(_serve, build_server(contexts), contexts)
     return 0

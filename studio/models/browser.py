@@ -29,6 +29,9 @@ class SessionOptions(BaseModel):
         default=None, description="Record a Playwright trace of the whole session into this zip."
     )
     label: str = ""
+    allow_file_urls: bool = Field(
+        default=False, description="Let this session open file: and data: URLs (--allow-file-urls)."
+    )
 
     @field_validator("viewport")
     @classmethod

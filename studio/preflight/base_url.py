@@ -74,7 +74,7 @@ async def resolve_base_url(run: PreflightRun) -> None:
             "No URL was given and none is known for this project.", options=options or None,
             kind="choice" if options else "text")])
     try:
-        given = normalize_url(given)
+        given = normalize_url(given, allow_files=run.session.options.allow_file_urls)
     except ValueError as error:
         raise NeedAnswers([PendingQuestion.make(KEY, "Base URL", f"{error} What is the app's base URL?",
                                                 "The URL given cannot be opened.", kind="text")]) from error
@@ -112,7 +112,8 @@ async def _answers(run: PreflightRun, url: str | None) -> bool:
     if not url:
         return False
     try:
-        status, _survey = await run.visit(normalize_url(url), reached_by="the URL given", must_stay=True)
+        status, _survey = await run.visit(normalize_url(url, allow_files=run.session.options.allow_file_urls),
+                                          reached_by="the URL given", must_stay=True)
     except ValueError:
         return False
     return status is not None and status < 400

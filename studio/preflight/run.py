@@ -12,6 +12,7 @@ from playwright.async_api import Page
 
 from studio.browser.errors import BrowserError, PageUnresponsive, SessionClosedError
 from studio.browser.session import BrowserSession
+from studio.browser.urls import POLICY, is_allowed
 from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.llm.safety import OriginPolicy
@@ -131,6 +132,9 @@ class PreflightRun:
     def may_open(self, url: str) -> bool:
         """Pages on the app's origins open freely; any other origin needs the tester's confirmation (asked once,
         the job pauses) — a stored case or a page may point anywhere, the preflight only goes where allowed."""
+        if not is_allowed(url, allow_files=self.session.options.allow_file_urls):
+            self.note(f"Did not open {url}: {POLICY}.")
+            return False
         policy = self.pin
         origin = OriginPolicy.origin_of(url)
         if origin is None or not policy.allowed_origins or policy.allows(url):

@@ -37,10 +37,11 @@ class ObservedElement:
 
 
 async def observe_url(url: str, selector: str, action: ActionName | None = None,
-                      headed: bool = False, endpoint: str | None = None) -> ObservedElement:
+                      headed: bool = False, endpoint: str | None = None,
+                      allow_file_urls: bool = False) -> ObservedElement:
     """Observe the first element matching `selector` once the page has loaded; raises RaceError with a sentence."""
     try:
-        target = normalize_url(url)
+        target = normalize_url(url, allow_files=allow_file_urls)
     except ValueError as error:
         raise RaceError("bad_input", f"{error}.") from error
     launcher = BrowserLauncher(headless=not headed, endpoint=endpoint)
@@ -126,13 +127,13 @@ def fact_line(item: Observation) -> str:
 
 
 def main(url: str, selector: str, as_json: bool = False, action: ActionName | None = None,
-         headed: bool = False, endpoint: str | None = None) -> int:
+         headed: bool = False, endpoint: str | None = None, allow_file_urls: bool = False) -> int:
     """The command: 0 when the element was observed, 2 (with a sentence on stderr) when it could not be.
 
     With --json, a failure is also printed on stdout as the MCP tools answer it: {"error": {"type", "message"}}.
     """
     try:
-        observed = asyncio.run(observe_url(url, selector, action, headed, endpoint))
+        observed = asyncio.run(observe_url(url, selector, action, headed, endpoint, allow_file_urls))
     except RaceError as error:
         print(error.message, file=sys.stderr)
         if as_json:

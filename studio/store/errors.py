@@ -119,6 +119,18 @@ class ProjectAccessError(ProjectError):
         )
 
 
+class ProjectReadOnlyError(ProjectError):
+    """The file itself cannot be written (its permissions, or a read-only disk); it was refused before any change."""
+
+    def __init__(self, path: Path, detail: str) -> None:
+        super().__init__(
+            path,
+            f"{path} is read-only ({detail}), so nothing could be recorded into it. It was not changed. "
+            f"Make it writable (e.g. `chmod u+w {shlex.quote(str(path))}`), or copy it to a folder you can write "
+            "to and open the copy.",
+        )
+
+
 class SaveAsError(ProjectError):
     """`save_as` refused or failed; the destination was left as it was."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -39,6 +40,7 @@ from studio.store.errors import (
     ProjectError,
     ProjectExistsError,
     ProjectInUseError,
+    ProjectReadOnlyError,
     ProjectUpgradeError,
     SaveAsError,
 )
@@ -93,10 +95,15 @@ class ProjectFile:
             raise
 
     @classmethod
-    def open(cls, path: PathArg) -> ProjectFile:
-        """Open an existing project, migrating an older minor version forward; a 0-byte file becomes a new project."""
+    def open(cls, path: PathArg, writable: bool = True) -> ProjectFile:
+        """Open an existing project, migrating an older minor version forward; a 0-byte file becomes a new project.
+
+        A file this process cannot write is refused (ProjectReadOnlyError) unless `writable` is False (only reading).
+        """
         path = Path(path)
         inspection = inspect_project_file(path)
+        if writable:
+            _check_writable(path)
         return cls._connect(path, found=inspection.version)
 
     @classmethod
@@ -329,6 +336,19 @@ class ProjectFile:
     def counts(self, session_id: str) -> dict[str, int]:
         """navigations, console_errors (errors + page errors), network_failures (failed or >= 400), screenshots."""
         return queries.counts(self.db, session_id)
+
+
+def _check_writable(path: Path) -> None:
+    """Raise ProjectReadOnlyError when this process may not write `path`; opening it for writing changes nothing."""
+    # SQLite silently falls back to read-only for such a file and only fails at the first write, mid-job.
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except OSError as exc:
+        if exc.errno == errno.EROFS:
+            raise ProjectReadOnlyError(path, "it is on a read-only disk") from exc
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise ProjectReadOnlyError(path, "its permissions do not let you write it") from exc
+        raise ProjectAccessError(path, exc.strerror or str(exc)) from exc
 
 
 def _upgrade(path: Path, db: Database, found: SchemaVersion) -> SchemaVersion:

@@ -62,8 +62,10 @@ class BrowserContexts:
     """
 
     def __init__(self, launcher: BrowserLauncher | None = None, recording: ProjectRecording | None = None,
-                 page_timeout_s: float = PAGE_TIMEOUT_S, pin: OriginPolicy | None = None) -> None:
+                 page_timeout_s: float = PAGE_TIMEOUT_S, pin: OriginPolicy | None = None,
+                 allow_file_urls: bool = False) -> None:
         self.launcher = launcher or BrowserLauncher()
+        self.allow_file_urls = allow_file_urls  # file: and data: pages only when the user opted in
         self.headless = self.launcher.headless
         self.recording = recording
         self.page_timeout_s = page_timeout_s  # how long a check may wait for the page to answer

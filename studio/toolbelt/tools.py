@@ -56,7 +56,7 @@ class Toolbelt:
     async def navigate(self, url: str, context: str) -> Reply:
         async def body() -> NavigateReply:
             try:
-                target = normalize_url(url)
+                target = normalize_url(url, allow_files=self.contexts.allow_file_urls)
             except ValueError as error:
                 raise RaceError("bad_input", f"{error}.") from error
             entry = await self.contexts.for_navigation(context)

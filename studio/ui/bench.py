@@ -120,7 +120,7 @@ def measure_startup(runs: int = 3) -> dict:
             shot = Path(folder) / "window.png"
             started = time.time()
             done = subprocess.run(
-                [sys.executable, "-m", "studio", "gui", "--url", url, "--screenshot", str(shot),
+                [sys.executable, "-m", "studio", "gui", "--allow-file-urls", "--url", url, "--screenshot", str(shot),
                  "--project", str(Path(folder) / "bench.studio")],
                 capture_output=True, text=True, env=env, timeout=120,
             )

@@ -55,8 +55,10 @@ def run_in_qt(main: Callable[[], Awaitable[int]]) -> int:
 class Studio:
     """The services plus the window, created together on the running loop."""
 
-    def __init__(self) -> None:
-        self.services = StudioServices(load_settings())
+    def __init__(self, allow_file_urls: bool = False) -> None:
+        settings = load_settings()
+        settings.allow_file_urls = allow_file_urls  # for this run only; never saved
+        self.services = StudioServices(settings)
         services = self.services
         self.window = StudioWindow(services.browser, services.project, services.settings, services.race,
                                    services.playground, services.cases)
@@ -107,7 +109,7 @@ def _report_first_frame_once(view):
 
 
 def run_gui(project: Path | None = None, url: str | None = None, screenshot: Path | None = None,
-            headed: bool = False, storage_state: Path | None = None) -> int:
+            headed: bool = False, storage_state: Path | None = None, allow_file_urls: bool = False) -> int:
     """`studio gui`: the window, optionally on a project and URL; with `screenshot`, capture it and exit."""
     problem = _display_problem(offscreen_ok=screenshot is not None)
     if problem:
@@ -115,7 +117,7 @@ def run_gui(project: Path | None = None, url: str | None = None, screenshot: Pat
         return 2
 
     async def main() -> int:
-        studio = Studio()
+        studio = Studio(allow_file_urls)
         window, services = studio.window, studio.services
         if project is not None:
             if not services.project.open_or_create(project):
@@ -167,7 +169,7 @@ def run_demo_gui(out: Path, seed: int, close_when_done: bool = False) -> int:
 
     The window stays open for exploring afterwards, unless `close_when_done` (scripted runs)."""
     from studio.demo.server import DemoConfig, DemoServerThread
-    from studio.jobs.demo_run import demo_project_path, run_demo
+    from studio.demo.run import demo_project_path, run_demo
 
     async def main() -> int:
         with DemoServerThread(config=DemoConfig(seed=seed)) as demo:

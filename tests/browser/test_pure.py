@@ -70,11 +70,21 @@ def test_normalize_url(typed, url):
     assert normalize_url(typed) == url
 
 
-@pytest.mark.parametrize("typed", ["", "   ", "ftp://x/y", "http://", "javascript:alert(1)"])
+@pytest.mark.parametrize("typed", ["", "   ", "ftp://x/y", "http://", "javascript:alert(1)", "about:version"])
 def test_normalize_url_rejects_with_a_sentence(typed):
     with pytest.raises(ValueError) as raised:
         normalize_url(typed)
     assert len(str(raised.value)) > 10
+
+
+@pytest.mark.parametrize("typed", ["file:///etc/", "FILE:///etc/passwd", "data:text/html,<h1>hi</h1>"])
+def test_file_and_data_urls_open_only_when_allowed(typed):
+    with pytest.raises(ValueError) as raised:
+        normalize_url(typed)
+    said = str(raised.value)
+    assert "only http and https" in said and "--allow-file-urls" in said
+    assert normalize_url(typed, allow_files=True) == typed
+    assert normalize_url("data:8080/x") == "http://data:8080/x"  # a host called data, with a port
 
 
 def test_path_of():

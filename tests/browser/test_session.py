@@ -253,6 +253,15 @@ async def test_screencast_streams_frames_and_input_reaches_the_page(demo, sessio
     await cast.stop()
 
 
+async def _frames_settle(frames: list, quiet_s: float = 0.5, limit_s: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline, seen, since = loop.time() + limit_s, len(frames), loop.time()
+    while loop.time() < deadline and loop.time() - since < quiet_s:
+        await asyncio.sleep(0.05)
+        if len(frames) != seen:
+            seen, since = len(frames), loop.time()
+
+
 async def test_the_last_frame_shows_the_page_as_it_is(demo, session):
     # The products page removes its loading scrim after hydrating; the live view must end on the page
     # without it, even though frames reach us out of capture order.
@@ -268,6 +277,7 @@ async def test_the_last_frame_shows_the_page_as_it_is(demo, session):
         await session.goto(demo.base_url + "/products")
         await session.page.get_by_test_id("loading-scrim").wait_for(state="hidden")
         await asyncio.sleep(1.0)  # the cards' fade-in ends; no more frames after that
+        await _frames_settle(frames)  # on a busy machine the last ones may still be on their way
         await cast.stop()
         last = Image.open(io.BytesIO(frames[-1].jpeg)).convert("L")
         truth = Image.open(io.BytesIO(await session.page.screenshot())).convert("L").resize(last.size)

@@ -7,21 +7,30 @@ import os
 from pathlib import Path
 
 from studio.browser.session import BrowserSession
+from studio.demo.out_folder import unusable
 from studio.demo.server import DemoServerThread
-from studio.jobs.demo_tour import JOB, DemoTour, DemoUser
+from studio.demo.tour import JOB, DemoTour, DemoUser
 from studio.store.project import ProjectFile
 
 
 def demo_project_path(out: Path) -> Path:
-    """Where the demo records: `out/demo.studio`; an earlier one is kept as demo.previous.studio, never deleted."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Where the demo records: `out/demo.studio`; an earlier one is kept as demo.previous.studio, never deleted.
+
+    Call it only while holding the folder (studio.demo.out_folder): it moves the earlier run's files.
+    """
     path = out / "demo.studio"
-    if path.exists():
-        previous = out / "demo.previous.studio"
-        for suffix in ("", "-wal", "-shm"):
-            source = Path(str(path) + suffix)
-            if source.exists():
-                os.replace(source, str(previous) + suffix)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            previous = out / "demo.previous.studio"
+            for suffix in ("", "-wal", "-shm"):
+                source, target = Path(str(path) + suffix), Path(str(previous) + suffix)
+                if source.exists():
+                    os.replace(source, target)
+                elif target.exists():
+                    target.unlink()  # an older run's -wal beside the moved file would be replayed into it
+    except OSError as error:
+        raise unusable(out, error) from None
     return path
 
 
@@ -51,5 +60,8 @@ async def run_demo(session: BrowserSession, demo: DemoServerThread, project: Pro
         "duration_s": round((tour.result.finished_at - tour.result.started_at) / 1000, 2),
     }
     project.add_run_summary(JOB, session.id, tour.result.started_at, tour.result.finished_at, summary)
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    try:
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise unusable(out, error) from None
     return summary
