@@ -1,5 +1,5 @@
 import sys
 
-from studio.cli.main import main
+from studio.entry import main
 
 sys.exit(main())

@@ -5,37 +5,50 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
-import importlib
 import inspect
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from studio.browser.launcher import ENDPOINT_ENV
 from studio.browser.urls import normalize_url
 from studio.cli.browser_options import ENDPOINT_HELP, browser_endpoint
 from studio.cli.url_flag import add_allow_file_urls
+from studio.cli.window import window
 
-BENCH_TARGETS = {
-    # target: (module, runs in Qt?) — Qt-free benchmarks stay in the engine's import graph.
-    "live-view": "studio.ui.bench",
-    "startup": "studio.ui.bench",
-    "race": "studio.race.bench",
-    "snapshot": "studio.race.bench",
-    "preflight": "studio.preflight.bench",
+def _window_bench() -> Callable[..., int]:
+    return window().bench()  # it runs in Qt: the window front end's
+
+
+def _race_bench() -> Callable[..., int]:
+    from studio.race.bench import main
+
+    return main
+
+
+def _preflight_bench() -> Callable[..., int]:
+    from studio.preflight.bench import main
+
+    return main
+
+
+# target -> where its measuring main() comes from (loaded only when that bench runs)
+BENCH_TARGETS: dict[str, Callable[[], Callable[..., int]]] = {
+    "live-view": _window_bench, "startup": _window_bench, "race": _race_bench, "snapshot": _race_bench,
+    "preflight": _preflight_bench,
 }
 
 
 def _gui(args: argparse.Namespace) -> int:
     _endpoint_for_this_process(args)
-    # Qt lives only in studio.ui / studio.app; load it by name so the engine's import graph never reaches it.
+    # Qt lives only in studio.ui / studio.app: the window front end is installed by studio.entry.
     try:
         url = normalize_url(args.url, allow_files=args.allow_file_urls) if args.url else None
     except ValueError as error:
         print(f"error: {error}.", file=sys.stderr)
         return 2
-    launcher = importlib.import_module("studio.ui.launcher")
-    return launcher.run_gui(project=args.project, url=url, screenshot=args.screenshot, headed=args.headed,
+    return window().run_gui(project=args.project, url=url, screenshot=args.screenshot, headed=args.headed,
                             storage_state=args.storage_state, allow_file_urls=args.allow_file_urls)
 
 
@@ -89,10 +102,10 @@ def _port(text: str) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    module = importlib.import_module(BENCH_TARGETS[args.target])
+    measure = BENCH_TARGETS[args.target]()
     options = {"target": args.target, "seconds": args.seconds, "json_only": args.json}
     if args.runs is not None:
-        if "runs" not in inspect.signature(module.main).parameters:
+        if "runs" not in inspect.signature(measure).parameters:
             print(f"--runs does not apply to `studio bench {args.target}`.", file=sys.stderr)
             return 2
         if args.runs < 1:
@@ -100,7 +113,7 @@ def _bench(args: argparse.Namespace) -> int:
             return 2
         options["runs"] = args.runs
     if args.sizes is not None:
-        if "sizes" not in inspect.signature(module.main).parameters:
+        if "sizes" not in inspect.signature(measure).parameters:
             print(f"--sizes does not apply to `studio bench {args.target}`.", file=sys.stderr)
             return 2
         try:
@@ -112,7 +125,7 @@ def _bench(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         options["sizes"] = sizes
-    return module.main(**options)
+    return measure(**options)
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 import os
 import sys
 import time
@@ -11,6 +10,7 @@ from pathlib import Path
 
 from studio.browser.errors import BrowserError, SessionClosedError
 from studio.cli.progress import JsonLines, TerminalProgress
+from studio.cli.window import window
 from studio.demo.out_folder import OutFolderError, exclusive_out_folder
 from studio.demo.run import demo_project_path, run_demo
 from studio.demo.server import DemoConfig, DemoServerThread
@@ -85,9 +85,7 @@ def main(out: Path, seed: int, headless: bool, jsonl: Path | None, close_when_do
         # Held for the whole run: a second demo into the same folder would move this one's project file away.
         with exclusive_out_folder(out):
             if not headless and has_display():
-                # The GUI front end is loaded by name: the CLI (engine side) never imports Qt itself.
-                launcher = importlib.import_module("studio.ui.launcher")
-                return launcher.run_demo_gui(out=out, seed=seed, close_when_done=close_when_done)
+                return window().run_demo(out=out, seed=seed, close_when_done=close_when_done)
             started = time.perf_counter()
             code = asyncio.run(run_in_terminal(out, seed, jsonl, endpoint))
             print(f"Done in {time.perf_counter() - started:.1f} s.", file=sys.stderr)
