@@ -125,10 +125,9 @@ class PlaygroundService(JobService):
     def base_url(self) -> str:
         """The base URL the latest job resolved, else the page the browser shows."""
         project = self.project.project
-        if project is not None:
-            for job in reversed(project.jobs.list()):
-                if job.context.resolved_base_url:
-                    return job.context.resolved_base_url
+        known = project.jobs.last_base_url() if project is not None else None
+        if known:
+            return known
         session = self.browser.session
         return session.page.url if session is not None and self.browser.alive else ""
 

@@ -181,9 +181,9 @@ def _asked_again(job: JobRecord, answers: dict[str, str]) -> list[str]:
 
 def last_base_url(project: ProjectFile) -> str:
     """The resolved base URL of the project's latest job that found one; Refused when there is none."""
-    for job in reversed(project.jobs.list()):
-        if job.context.resolved_base_url:
-            return job.context.resolved_base_url
+    known = project.jobs.last_base_url()
+    if known:
+        return known
     raise Refused(f"{project.path} has no base URL from an earlier job yet. Give one with --url URL, or run "
                   f"`studio preflight URL --project {project.path}` first.")
 

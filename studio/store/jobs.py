@@ -42,6 +42,13 @@ class JobStore:
         rows = self.db.execute(sql + " ORDER BY created_at", params).fetchall()
         return [JobRecord.model_validate_json(row[0]) for row in rows]
 
+    def last_base_url(self) -> str | None:
+        """The base URL the latest job that resolved one found (where the app runs, for the next job)."""
+        for job in reversed(self.list()):
+            if job.context.resolved_base_url:
+                return job.context.resolved_base_url
+        return None
+
     def latest_paused(self, kind: str | None = None) -> JobRecord | None:
         paused = self.list(kind=kind, status="paused")
         return paused[-1] if paused else None
