@@ -7,15 +7,17 @@ import asyncio
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 
-async def ask_choice(parent: QWidget, title: str, text: str, choices: list[str], default: str) -> str | None:
-    """Show `text` with one button per choice; the chosen text, or None when the box was closed."""
+async def ask_choice(parent: QWidget, title: str, text: str, choices: list[str], default: str,
+                     escape: str | None = None) -> str | None:
+    """Show `text` with one button per choice; the chosen text. Enter picks `default`, Esc `escape` (the default
+    when not given); None only when the box went away unanswered."""
     box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.NoButton, parent)
     buttons = {box.addButton(choice, QMessageBox.ButtonRole.AcceptRole): choice for choice in choices}
     for button, choice in buttons.items():
         if choice == default:
             box.setDefaultButton(button)
-    escape = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setEscapeButton(escape)
+        if choice == (escape or default):
+            box.setEscapeButton(button)
     answer: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
 
     def finished(_result: int) -> None:

@@ -176,7 +176,7 @@ class PlaygroundFront(QObject):
         what = KIND_NAMES.get(job.kind, job.kind) + (f" for “{job.request}”" if job.request else "")
         choice = await self.choose("Interrupted job", f"{what} (job {job.id}) did not finish. "
                                 f"{job.message.removeprefix('Interrupted: ')}", ["Resume", "Discard", "Later"],
-                                "Resume")
+                                "Resume", escape="Later")
         if choice == "Resume":
             self.service.resume_interrupted(job)
         elif choice == "Discard":
@@ -191,9 +191,10 @@ class PlaygroundFront(QObject):
                                 "Keep it running")
         return choice is not None and choice.startswith("Cancel it")
 
-    async def choose(self, title: str, text: str, choices: list[str], default: str) -> str | None:
+    async def choose(self, title: str, text: str, choices: list[str], default: str,
+                     escape: str | None = None) -> str | None:
         """The tester's choice (a seam: tests replace it)."""
-        return await ask_choice(self.window, title, text, choices, default)
+        return await ask_choice(self.window, title, text, choices, default, escape)
 
     # -- endings -------------------------------------------------------------------------------------
 

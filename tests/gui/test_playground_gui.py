@@ -5,6 +5,7 @@ ends a running or a paused job cleanly."""
 
 from __future__ import annotations
 
+import asyncio
 import py_compile
 
 import pytest
@@ -295,7 +296,7 @@ def test_starting_a_job_while_one_runs_asks_first_and_never_orphans_it(qloop, tm
         asked: list[str] = []
         answer = {"choice": "Keep it running"}
 
-        async def choose(title, text, choices, default):
+        async def choose(title, text, choices, default, escape=None):
             asked.append(text)
             return next(choice for choice in choices if choice.startswith(answer["choice"]))
 
@@ -323,6 +324,61 @@ def test_starting_a_job_while_one_runs_asks_first_and_never_orphans_it(qloop, tm
                 await until(lambda: not service.running, timeout=60, what="the second job to stop")
                 assert [job.status for job in jobs.list()] == ["cancelled", "cancelled"]
                 assert jobs.latest_paused() is None
+        finally:
+            await close_studio(services, window)
+
+    qloop.run_until_complete(scenario())
+
+
+def test_an_interrupted_job_is_offered_when_the_project_opens_and_can_be_discarded(qloop, tmp_path):
+    from studio.preflight.job import Preflight
+    from studio.store.project import ProjectFile
+
+    with ProjectFile.create(tmp_path / "playground.studio") as project:
+        job = Preflight(None, project).new_job("http://127.0.0.1:9/", "reports")  # type: ignore[arg-type]
+        project.jobs.save(job)  # saved as running by a process that is gone: no lease
+
+    async def scenario():
+        services, window = open_studio(tmp_path, reopen=True)
+        asked: list[str] = []
+
+        async def choose(title, text, choices, default, escape=None):
+            asked.append(f"{title}: {text} {choices}")
+            return "Discard"
+
+        window.playground.choose = choose
+        try:
+            await until(lambda: asked, what="the offer")
+            assert asked[0].startswith(f"Interrupted job: Preflight for “reports” (job {job.id}) did not finish.")
+            assert "['Resume', 'Discard', 'Later']" in asked[0]
+            jobs = services.project.project.jobs
+            await until(lambda: jobs.get(job.id).status == "cancelled", what="the discard")
+            assert window.message_bar.label.text().startswith("Discarded Preflight for “reports”")
+        finally:
+            await close_studio(services, window)
+
+    qloop.run_until_complete(scenario())
+
+
+def test_the_choice_box_answers_with_the_button_pressed(qloop, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from studio.ui.ask import ask_choice
+
+    async def scenario():
+        services, window = open_studio(tmp_path)
+        try:
+            asking = asyncio.ensure_future(ask_choice(window, "A job is running", "Preflight is still running. Cancel "
+                                                      "it and start New test cases? What it found so far is kept.",
+                                                      ["Cancel it and start New test cases", "Keep it running"],
+                                                      "Keep it running"))
+            box = await until(lambda: next(iter(window.findChildren(QMessageBox)), None), what="the box")
+            await until(box.isVisible, what="the box shown")
+            shoot(box, "ask-replace-job")
+            assert box.defaultButton().text() == box.escapeButton().text() == "Keep it running"
+            assert [b.text() for b in box.buttons()] == ["Cancel it and start New test cases", "Keep it running"]
+            next(b for b in box.buttons() if b.text().startswith("Cancel it")).click()
+            assert await asking == "Cancel it and start New test cases"
         finally:
             await close_studio(services, window)
 
