@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal
 
 from studio.browser.errors import BrowserError
 from studio.browser.launcher import BrowserLauncher
@@ -119,9 +119,9 @@ class EngineRuntime:
         self._model_settings = wanted.model_copy(deep=True)
         return self._model
 
-    def notice(self, level: str, message: str) -> None:
+    def notice(self, level: Literal["info", "warning", "error"], message: str) -> None:
         """A sentence for whoever listens (the GUI's message bar, the CLI's stderr), recorded with the project."""
-        self.bus.publish(NoticeEvent(level=level, message=message))  # type: ignore[arg-type]
+        self.bus.publish(NoticeEvent(level=level, message=message))
 
     # -- lifetime ------------------------------------------------------------------------------------
 

@@ -119,12 +119,11 @@ class JobRunner(Generic[T]):
         """Run `work` to its end and return its record; raises JobBusy or JobLocked before anything ran."""
         if self._task is not None:
             raise JobBusy(f"{work.label} cannot start while another job runs; cancel that one first.")
-        control = self.control = JobControl(self)
-        self._forced = None
-        self.label = work.label
-        self._idle.clear()
+        control = JobControl(self)
         if work.job_id is not None:
             self._claim(control, work.job_id)  # before anything changes: a second process is refused here
+        self.control, self.label, self._forced = control, work.label, None
+        self._idle.clear()
         task = self._task = asyncio.get_running_loop().create_task(work.run(control), name=f"job {work.label}")
         watchdog = asyncio.get_running_loop().create_task(self._watch(control, task), name="job watchdog")
         try:
