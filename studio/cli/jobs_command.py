@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from studio.store.errors import ProjectError
@@ -23,56 +24,59 @@ def _open(path: Path | None) -> ProjectFile:
     return ProjectFile.open(path)
 
 
-def _list(args: argparse.Namespace) -> int:
-    try:
-        project = _open(getattr(args, "project", None))
-    except ProjectError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return BAD_INPUT
-    with project:
-        project.jobs.sweep_interrupted()
-        jobs = project.jobs.list()
-        if args.json:
-            print(json.dumps([{"id": j.id, "kind": j.kind, "status": j.status, "request": j.request,
-                               "updated_at": j.updated_at, "message": j.message} for j in jobs], indent=2))
-            return 0
-        if not jobs:
-            print(f"{args.project} has no jobs yet.")
-        for job in jobs:
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(job.updated_at / 1000))
-            request = f" “{job.request}”" if job.request else ""
-            print(f"{job.id}  {job.kind:<15} {job.status:<16} {when}{request}")
-            if job.status in CLOSABLE and job.message:
-                print(f"    {job.message}")
+def _on_project(work: Callable[[argparse.Namespace, ProjectFile], int]) -> Callable[[argparse.Namespace], int]:
+    """A handler that opens the project (a sentence and exit 2 when it cannot), finds interrupted jobs, then works."""
+
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            project = _open(getattr(args, "project", None))
+        except ProjectError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return BAD_INPUT
+        with project:
+            project.jobs.sweep_interrupted()
+            return work(args, project)
+
+    return handler
+
+
+@_on_project
+def _list(args: argparse.Namespace, project: ProjectFile) -> int:
+    jobs = project.jobs.list()
+    if args.json:
+        print(json.dumps([{"id": j.id, "kind": j.kind, "status": j.status, "request": j.request,
+                           "updated_at": j.updated_at, "message": j.message} for j in jobs], indent=2))
+        return 0
+    if not jobs:
+        print(f"{project.path} has no jobs yet.")
+    for job in jobs:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(job.updated_at / 1000))
+        request = f" “{job.request}”" if job.request else ""
+        print(f"{job.id}  {job.kind:<15} {job.status:<16} {when}{request}")
+        if job.status in CLOSABLE and job.message:
+            print(f"    {job.message}")
     return 0
 
 
-def _discard(args: argparse.Namespace) -> int:
-    try:
-        project = _open(getattr(args, "project", None))
-    except ProjectError as error:
-        print(f"error: {error}", file=sys.stderr)
+@_on_project
+def _discard(args: argparse.Namespace, project: ProjectFile) -> int:
+    job = project.jobs.get(args.job)
+    if job is None:
+        print(f"error: {project.path} has no job {args.job}; `studio jobs --project {project.path}` lists them.",
+              file=sys.stderr)
         return BAD_INPUT
-    with project:
-        project.jobs.sweep_interrupted()
-        job = project.jobs.get(args.job)
-        if job is None:
-            print(f"error: {args.project} has no job {args.job}; `studio jobs --project {args.project}` lists them.",
-                  file=sys.stderr)
-            return BAD_INPUT
-        holder = project.leases.holder(job.id)
-        if holder is not None:
-            print(f"error: job {job.id} is running in another process (pid {holder.pid}); stop that process first.",
-                  file=sys.stderr)
-            return BUSY
-        if job.status not in CLOSABLE:
-            print(f"error: job {job.id} is {job.status}; only paused or interrupted jobs can be discarded.",
-                  file=sys.stderr)
-            return BAD_INPUT
-        project.jobs.save(job.model_copy(update={
-            "status": "cancelled", "pending": [],
-            "message": "Discarded by the tester; what it found so far is kept."}))
-    print(f"Discarded job {job.id}; what it found is kept in {args.project}.")
+    holder = project.leases.holder(job.id)
+    if holder is not None:
+        print(f"error: job {job.id} is running in another process (pid {holder.pid}); stop that process first.",
+              file=sys.stderr)
+        return BUSY
+    if job.status not in CLOSABLE:
+        print(f"error: job {job.id} is {job.status}; only paused or interrupted jobs can be discarded.",
+              file=sys.stderr)
+        return BAD_INPUT
+    project.jobs.save(job.model_copy(update={"status": "cancelled", "pending": [],
+                                             "message": "Discarded by the tester; what it found so far is kept."}))
+    print(f"Discarded job {job.id}; what it found is kept in {project.path}.")
     return 0
 
 

@@ -9,12 +9,12 @@ it between jobs, as a deploy would: hide the Team link while /team still answers
 
 from __future__ import annotations
 
-import asyncio
 import html
-import threading
 from typing import Any
 
 from aiohttp import web
+
+from tests.app_thread import AppThread
 
 WORKSPACES = ("Acme Corp", "Globex")
 FLAGS_SCRIPT = ('<script>window.__FEATURE_FLAGS__ = {"instant_transfers": true, "legacy_export": false, '
@@ -30,8 +30,7 @@ class FixtureApp:
                                       "team_fields": [("Name", "text", True), ("Email", "email", True)]}
         self.base_url = ""
         self.posts: list[str] = []  # every POST the app received (preflight must never submit a form)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
+        self._served: AppThread
 
     # -- pages -------------------------------------------------------------------------------------------------
 
@@ -110,30 +109,9 @@ class FixtureApp:
     # -- serving -----------------------------------------------------------------------------------------------
 
     def __enter__(self) -> FixtureApp:
-        ready = threading.Event()
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=0.5)
-            loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            loop.run_until_complete(site.start())
-            self.base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
-            self._loop = loop
-            ready.set()
-            try:
-                loop.run_forever()
-            finally:
-                loop.run_until_complete(runner.cleanup())
-                loop.close()
-
-        self._thread = threading.Thread(target=run, name="fixture-app", daemon=True)
-        self._thread.start()
-        if not ready.wait(30):
-            raise RuntimeError("The fixture app did not start within 30 seconds.")
+        self._served = AppThread(self.app()).__enter__()
+        self.base_url = self._served.urls[0]
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=10)
+        self._served.__exit__(*exc_info)

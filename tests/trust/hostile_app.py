@@ -8,10 +8,11 @@ location.href), where a look-alike login page reports every keystroke typed into
 from __future__ import annotations
 
 import asyncio
-import threading
 from typing import Any
 
 from aiohttp import web
+
+from tests.app_thread import AppThread
 
 LOGIN_FORM = """<form method="post" action="/login" aria-label="Sign in">
   <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username">
@@ -40,8 +41,7 @@ class HostileApp:
         self.other_url = ""  # somewhere else
         self.leaks: list[str] = []  # what the other origin's page was sent
         self.posts: list[str] = []  # logins submitted on the app's own origin
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
+        self._served: AppThread
 
     # -- the app's origin ----------------------------------------------------------------------------
 
@@ -108,39 +108,9 @@ class HostileApp:
         return app, other
 
     def __enter__(self) -> HostileApp:
-        ready = threading.Event()
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            runners = [web.AppRunner(app, access_log=None, shutdown_timeout=0.5) for app in self._apps()]
-            urls = []
-            for runner in runners:
-                loop.run_until_complete(runner.setup())
-                site = web.TCPSite(runner, "127.0.0.1", 0)
-                loop.run_until_complete(site.start())
-                urls.append(f"http://127.0.0.1:{runner.addresses[0][1]}")
-            self.app_url, self.other_url = urls
-            self._loop = loop
-            ready.set()
-            try:
-                loop.run_forever()
-            finally:
-                pending = asyncio.all_tasks(loop)  # requests still waiting (a /slow a killed client asked for)
-                for task in pending:
-                    task.cancel()
-                if pending:
-                    loop.run_until_complete(asyncio.wait(pending))
-                for runner in runners:
-                    loop.run_until_complete(runner.cleanup())
-                loop.close()
-
-        self._thread = threading.Thread(target=run, name="hostile-app", daemon=True)
-        self._thread.start()
-        if not ready.wait(30):
-            raise RuntimeError("The hostile app did not start within 30 seconds.")
+        self._served = AppThread(*self._apps(), name="hostile-app").__enter__()
+        self.app_url, self.other_url = self._served.urls
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=10)  # type: ignore[union-attr]
+        self._served.__exit__(*exc_info)
