@@ -6,6 +6,7 @@ The OS drops the lock when the process ends, however it ends, so a crashed run n
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,8 +28,8 @@ def exclusive_out_folder(out: Path) -> Iterator[None]:
         raise unusable(out, error) from None
     try:
         if not _try_lock(fd):
-            holder = os.read(fd, 32).decode(errors="replace").strip()
-            who = f"Another studio demo (pid {holder})" if holder.isdigit() else "Another studio demo"
+            holder = _holder_pid(fd)
+            who = f"Another studio demo (pid {holder})" if holder else "Another studio demo"
             raise OutFolderError(f"{who} is writing to {out}; wait for it to finish or choose another folder "
                                 "with --out.")
         # The holder's pid, for the sentence a refused run prints.
@@ -37,6 +38,16 @@ def exclusive_out_folder(out: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def _holder_pid(fd: int, seconds: float = 2.0) -> str:
+    """The pid the holder wrote into the lock file; it writes it just after taking the lock, so wait a moment."""
+    deadline = time.monotonic() + seconds
+    while True:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        if holder.isdigit() or time.monotonic() > deadline:
+            return holder if holder.isdigit() else ""
+        time.sleep(0.02)
 
 
 def unusable(out: Path, error: OSError) -> OutFolderError:
