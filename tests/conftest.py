@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import tempfile
 
@@ -68,14 +69,63 @@ async def page(context):
     return await context.new_page()
 
 
+class _LoopErrors(logging.Handler):
+    """Collects what would otherwise only be logged while a GUI test runs: exceptions no task awaited (the loop's
+    exception handler) and tasks of a TaskOwner that failed."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.errors: list[str] = []
+
+    def loop_error(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        error = context.get("exception")
+        self.errors.append(f"{context.get('message', 'loop error')}: {error!r}" if error else context["message"])
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.errors.append(record.getMessage() + (f": {record.exc_info[1]!r}" if record.exc_info else ""))
+
+
 @pytest.fixture
 def qloop(qapp):
-    """A qasync loop on the test's QApplication, as the GUI runs; run coroutines with `qloop.run_until_complete`."""
+    """A qasync loop on the test's QApplication, as the GUI runs; run coroutines with `qloop.run_until_complete`.
+
+    An exception in a task nobody awaited, or in a task of the studio's TaskOwner, fails the test at teardown."""
     import qasync
 
     qapp.setQuitOnLastWindowClosed(False)
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
-    yield loop
-    asyncio.set_event_loop(None)
-    loop.close()
+    errors = _LoopErrors()
+    loop.set_exception_handler(errors.loop_error)
+    owner_log = logging.getLogger("studio.app.tasks")
+    owner_log.addHandler(errors)
+    try:
+        yield loop
+    finally:
+        owner_log.removeHandler(errors)
+        asyncio.set_event_loop(None)
+        loop.close()  # while the QApplication lives; a loop closed by the collector later finds its signals gone
+    if errors.errors:
+        pytest.fail("errors in the test's asyncio tasks:\n" + "\n".join(errors.errors), pytrace=False)
+
+
+# Tests are marked from the fixtures they use, so that `-m "not browser and not gui"` is a real fast lane.
+BROWSER_FIXTURES = {"browser_info", "playwright_driver", "browser", "context", "page", "browser_server"}
+GUI_FIXTURES = {"qapp", "qtbot", "qloop"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if used & GUI_FIXTURES:
+            item.add_marker(pytest.mark.gui)
+
+
+@pytest.fixture(autouse=True)
+def _no_browser_unless_marked(request, monkeypatch):
+    """A test not marked `browser` cannot start a Chromium (in process or in a subprocess it starts): it would make
+    the fast lane slow without saying so. Mark it, or use a browser fixture."""
+    if request.node.get_closest_marker("browser") is None:
+        monkeypatch.setenv("STUDIO_BROWSER", os.path.join(_HOME, "no-browser-in-unmarked-tests"))

@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 from studio.models.testcase import CaseStep, Grounding, TestCase
 from studio.ui.case_steps_model import DATA, LOCATOR
 from studio.ui.context_tree import AMBER, CASE_ROLE
-from tests.gui.playground_support import close_studio, open_studio, shoot, until
+from tests.gui.support import NextSignal, close_studio, open_studio, shoot, until
 
 pytestmark = [pytest.mark.gui]
 
@@ -101,9 +101,10 @@ def test_edit_job_shows_each_edit_as_a_diff_and_reject_restores_the_case(qloop, 
             dialog = await until(lambda: front.question_dialog, what="the login question")
             dialog.boxes[0].set_value(user["email"])
             dialog.boxes[1].set_value(user["password"])
+            finished = NextSignal(service.finished)
             dialog.answer_button.click()
-            await until(lambda: service.job is not None and service.job.status == "completed" and not service.running,
-                        timeout=90, what="the edit job")
+            job = await finished.wait(90, what="the edit job")
+            assert job.status == "completed" and not service.running, job.message
 
             # the Context dock: the change is highlighted, open, and names the cases it impacts
             context = front.context

@@ -3,49 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from studio.app.studio_app import StudioServices
 from studio.runtime import EngineRuntime
 from studio.settings import StudioSettings
-from studio.ui.main_window import StudioWindow
 from studio.ui.synthetic_input import mouse_click, mouse_double_click, wheel
+from tests.gui.support import equals, greater, until, widget_point
+from tests.gui.support import open_browsing_studio as open_studio
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
-
-
-async def until(predicate, timeout=15.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        result = predicate()
-        if asyncio.iscoroutine(result):
-            result = await result
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.03)
-
-
-async def open_studio(url: str, size=(1400, 900), viewport=(1280, 720)):
-    services = StudioServices(StudioSettings())
-    window = StudioWindow(services.browser, services.project, services.settings)
-    window.closed = asyncio.get_running_loop().create_future()
-    services.project.open_untitled()
-    window.resize(*size)
-    window.show()
-    session = await services.browser.start(services.runtime.session_options(viewport=viewport), url)
-    assert session is not None
-    return services, window, session
-
-
-def widget_point(view, page_x: float, page_y: float) -> QPoint:
-    x, y = view.frame_rect().to_widget(page_x, page_y)
-    return QPoint(round(x), round(y))
 
 
 def test_frames_reach_the_view_and_clicks_and_keys_reach_the_page(qloop, demo, tmp_path):
@@ -66,14 +35,14 @@ def test_frames_reach_the_view_and_clicks_and_keys_reach_the_page(qloop, demo, t
             box = await question.bounding_box()
             assert await question.get_attribute("aria-expanded") == "false"
             mouse_click(view, widget_point(view, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
-            await until(lambda: _equals(question.get_attribute("aria-expanded"), "true"), what="the click")
+            await until(lambda: equals(question.get_attribute("aria-expanded"), "true"), what="the click")
 
             search = page.get_by_test_id("help-search")
             sbox = await search.bounding_box()
             mouse_click(view, widget_point(view, sbox["x"] + 10, sbox["y"] + sbox["height"] / 2))
             QTest.keyClicks(view, "Card")
             QTest.keyClick(view, Qt.Key.Key_Backspace)
-            await until(lambda: _equals(search.input_value(), "Car"), what="typed text")
+            await until(lambda: equals(search.input_value(), "Car"), what="typed text")
 
             # The page's own pixels reach the widget: paint the page red, and the view's centre turns red.
             await page.evaluate("""document.body.innerHTML = ''; document.body.style.background = 'rgb(220, 20, 30)'""")
@@ -106,7 +75,6 @@ def _jpeg(color: str, size=(640, 360)) -> bytes:
 def test_only_the_newest_frame_is_decoded_and_painted(qapp, qtbot):
     """Frames that arrive faster than the widget paints are dropped, never queued: one paint, the newest frame."""
     from studio.app.browser_service import BrowserService
-    from studio.events import EventBus
     from studio.models.browser import LiveFrame
     from studio.ui.live_view import LiveView
 
@@ -124,10 +92,6 @@ def test_only_the_newest_frame_is_decoded_and_painted(qapp, qtbot):
     view.repaint()
     assert view.frames_shown == 1  # the two older frames were never decoded
     assert _is_red(view.grab().toImage().pixelColor(320, 180))
-
-
-async def _equals(awaitable, expected):
-    return (await awaitable) == expected
 
 
 def test_typing_a_url_navigates_and_updates_the_events_and_project(qloop, demo):
@@ -203,18 +167,14 @@ def test_wheel_scrolls_and_double_click_reaches_the_page(qloop, demo):
                 "window.__dbl = 0; document.addEventListener('dblclick', () => window.__dbl++)")
             middle = widget_point(view, 640, 400)
             wheel(view, middle, 3)
-            await until(lambda: _greater(page.evaluate("scrollY"), 200), what="the page to scroll")
+            await until(lambda: greater(page.evaluate("scrollY"), 200), what="the page to scroll")
             mouse_double_click(view, middle)
-            await until(lambda: _equals(page.evaluate("window.__dbl"), 1), what="the double click")
+            await until(lambda: equals(page.evaluate("window.__dbl"), 1), what="the double click")
         finally:
             window.close()
             await services.shutdown()
 
     qloop.run_until_complete(scenario())
-
-
-async def _greater(awaitable, bound):
-    return (await awaitable) > bound
 
 
 def test_the_address_field_follows_the_page_unless_the_tester_is_typing(qloop, demo):

@@ -14,7 +14,7 @@ from keyring.backends import fail
 from studio.llm.keys import KEYRING_SERVICE
 from studio.settings import StudioSettings, load_settings, save_settings
 from studio.ui.dialogs import SettingsDialog
-from tests.gui.playground_support import close_studio, open_studio, until
+from tests.gui.support import NextSignal, close_studio, open_studio, until
 from tests.gui.test_playground_gui import question_dialog, start_new_cases
 from tests.llm.scripted_server import ScriptedLLM, json_reply
 
@@ -105,10 +105,11 @@ def test_a_job_from_the_studio_uses_the_configured_model(qloop, demo, tmp_path, 
                 dialog = await question_dialog(front)
                 dialog.boxes[0].set_value(user["email"])
                 dialog.boxes[1].set_value(user["password"])
-                dialog.answer_button.click()
                 service = services.playground
-                await until(lambda: service.job is not None and service.job.status == "completed"
-                            and not service.running, timeout=90, what="the job to complete")
+                finished = NextSignal(service.finished)
+                dialog.answer_button.click()
+                job = await finished.wait(90, what="the job to complete")
+                assert job.status == "completed" and not service.running, job.message
                 project = services.project.project
                 titles = [c.title for c in project.cases.cases()]
                 assert titles[0] == "Step 1 refuses an empty dispute form"

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLineEdit
 from studio.models.events import ItemProgress, PreflightProgress
 from studio.ui.context_tree import BAR_ROLE, GAP, KEY_ROLE, SCREENSHOT_ROLE, _bar_color
 from studio.ui.dialogs import ScreenshotViewer
-from tests.gui.playground_support import close_studio, open_studio, shoot, until
+from tests.gui.support import NextSignal, close_studio, open_studio, shoot, until
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 
@@ -62,13 +62,13 @@ def test_new_cases_from_the_bar_ask_for_the_login_then_fill_the_editor(qloop, de
             dialog.boxes[1].set_value(user["password"])
             shoot(dialog, "question_dialog")
             assert dialog.answer_button.isEnabled()
+            finished = NextSignal(service.finished)
             dialog.answer_button.click()
             assert not dialog.isVisible()
 
             # the job resumes from the answers and ends; every case ticked the progress bar by
-            await until(lambda: service.job is not None and service.job.status == "completed" and not service.running,
-                        timeout=90, what="the job to complete")
-            job = service.job
+            job = await finished.wait(90, what="the job to complete")
+            assert job.status == "completed" and not service.running and service.job is job, job.message
             created = job.result["cases"]
             assert len(created) >= 5, job.result
             assert seen[:len(created)] == [(True, f"Case {n} of {len(created)} created")
@@ -243,11 +243,12 @@ def test_new_suite_paused_at_its_choice_resumes_after_the_studio_is_reopened(qlo
             disputes = next(b for b in dialog.boxes[0].choices.buttons() if b.text() == "Disputes")
             disputes.click()
             assert dialog.answers()[0].value == "Disputes"
+            service = services.playground
+            finished = NextSignal(service.finished)
             dialog.answer_button.click()
             await answer_login(front)  # a new browser signs in again: the password was never stored
-            service = services.playground
-            await until(lambda: service.job is not None and service.job.status == "completed" and not service.running,
-                        timeout=90, what="the suite job")
+            job = await finished.wait(90, what="the suite job")
+            assert job.status == "completed" and not service.running, job.message
             suites = services.cases.suites()
             assert [suite.module for suite in suites] == ["Disputes"]
             group = front.editor.tree.topLevelItem(0)
@@ -271,10 +272,9 @@ def test_skip_in_the_question_dialog_lets_the_job_decide_without_the_answers(qlo
             front = await start_new_cases(services, window, demo)
             dialog = await question_dialog(front)
             assert dialog.skip_button.isEnabled()
+            finished = NextSignal(service.finished)
             dialog.skip_button.click()  # "decide without my answer": the login is skipped
-            await until(lambda: service.job is not None and service.job.status not in ("running", "paused")
-                        and not service.running, timeout=90, what="the job to end")
-            job = service.job
+            job = await finished.wait(90, what="the job to end")
             assert job.status == "completed", job.message
             assert front.question_dialog is None or not front.question_dialog.isVisible()  # not asked again
             assert {(a.key, a.value) for a in job.context.answers} >= {("credentials.email", SKIPPED),

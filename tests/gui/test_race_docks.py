@@ -6,15 +6,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import time
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
-from studio.app.studio_app import StudioServices
 from studio.app.race_entries import RaceEntry
+from studio.app.studio_app import StudioServices
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.race import AnimationObservation
 from studio.models.recording import RecordedStep
@@ -23,48 +22,12 @@ from studio.ui.code_view import CodeView
 from studio.ui.main_window import StudioWindow
 from studio.ui.observations_dock import fact_sentence, highlight_requests
 from studio.ui.synthetic_input import mouse_click, mouse_move
+from tests.gui.support import center_of, equals, open_race_studio, until, widget_point
 from tests.race.conftest import ref_after
 
 pytestmark = [pytest.mark.gui]
 SCOPED = ('page.get_by_test_id("product-card").filter(has_text="{name}")'
           '.get_by_role("button", name="Add to Cart", exact=True)')
-
-
-async def until(predicate, timeout=15.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        result = predicate()
-        if asyncio.iscoroutine(result):
-            result = await result
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.03)
-
-
-async def open_race_studio(url: str, folder):
-    services = StudioServices(StudioSettings())
-    window = StudioWindow(services.browser, services.project, services.settings, services.race)
-    window.closed = asyncio.get_running_loop().create_future()
-    # A named project: untitled ones are named by the second, and two tests can start within one.
-    assert services.project.new_project(folder / "race.studio")
-    window.resize(1500, 950)
-    window.show()
-    session = await services.browser.start(services.runtime.session_options(viewport=(1280, 720)), url)
-    assert session is not None
-    await until(lambda: window.live_view.frames_painted > 0, what="a painted frame")
-    return services, window, session
-
-
-def widget_point(view, page_x: float, page_y: float) -> QPoint:
-    x, y = view.frame_rect().to_widget(page_x, page_y)
-    return QPoint(round(x), round(y))
-
-
-async def center_of(view, locator) -> QPoint:
-    box = await locator.bounding_box()
-    return widget_point(view, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 async def hydrated(page) -> None:
@@ -175,16 +138,12 @@ def test_pick_mode_picks_the_element_without_clicking_it(qloop, demo, tmp_path):
             inspector.click_button.click()  # Click with preflight: nothing stands in the way now
             await until(lambda: window.race_front.observations.entries.topLevelItemCount() == 1, what="the click entry")
             assert window.race_front.observations.current.acted is True
-            await until(lambda: _equals(page.get_by_test_id("cart-count").inner_text(), "1"), what="the cart")
+            await until(lambda: equals(page.get_by_test_id("cart-count").inner_text(), "1"), what="the cart")
         finally:
             window.close()
             await services.shutdown()
 
     qloop.run_until_complete(scenario())
-
-
-async def _equals(awaitable, expected):
-    return (await awaitable) == expected
 
 
 def _step(session_id: str, index: int, **fields) -> RecordedStep:

@@ -4,9 +4,7 @@ previews and writes the test."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -14,42 +12,12 @@ from playwright.async_api import expect
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from studio.app.studio_app import StudioServices
-from studio.settings import StudioSettings
 from studio.store.inspection import sidecar
-from studio.ui.main_window import StudioWindow
 from studio.ui.observations_dock import ENTRY_ROLE
 from studio.ui.synthetic_input import mouse_click
-from tests.gui.playground_support import shoot
+from tests.gui.support import open_race_studio, shoot, until
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
-
-
-async def until(predicate, timeout=20.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        result = predicate()
-        if asyncio.iscoroutine(result):
-            result = await result
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.03)
-
-
-async def open_race_studio(url: str, folder):
-    services = StudioServices(StudioSettings())
-    window = StudioWindow(services.browser, services.project, services.settings, services.race)
-    window.closed = asyncio.get_running_loop().create_future()
-    # A named project: untitled ones are named by the second, and two tests can start within one.
-    assert services.project.new_project(folder / "race.studio")
-    window.resize(1500, 950)
-    window.show()
-    session = await services.browser.start(services.runtime.session_options(viewport=(1280, 720)), url)
-    assert session is not None
-    await until(lambda: window.live_view.frames_painted > 0, what="a painted frame")
-    return services, window, session
 
 
 async def click_on(view, locator) -> None:

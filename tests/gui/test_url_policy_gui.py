@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 from studio.app.studio_app import StudioServices
 from studio.settings import StudioSettings
 from studio.ui.main_window import StudioWindow
-from tests.gui.test_live_view import until
+from tests.gui.support import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 

@@ -9,7 +9,8 @@ import zipfile
 import pytest
 
 from studio.settings import StudioSettings
-from tests.gui.test_live_view import open_studio, until
+from tests.gui.support import is_none, until
+from tests.gui.support import open_browsing_studio as open_studio
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 
@@ -35,22 +36,13 @@ def test_back_forward_and_reload_buttons_drive_the_page(qloop, demo):
             await session.page.wait_for_load_state()
             await session.page.evaluate("window.__marker = 1")
             window.url_bar.reload_action.trigger()
-            await until(lambda: _is_none(session.page.evaluate("window.__marker")), what="reload")
+            await until(lambda: is_none(session.page.evaluate("window.__marker")), what="reload")
             await until(lambda: window.url_bar.url_edit.text().endswith("/privacy"), what="the address field")
         finally:
             window.close()
             await services.shutdown()
 
     qloop.run_until_complete(scenario())
-
-
-async def _is_none(awaitable) -> bool:
-    from playwright.async_api import Error as PlaywrightError
-
-    try:
-        return (await awaitable) is None
-    except PlaywrightError:  # asked while the reload replaces the document: not reloaded yet
-        return False
 
 
 def test_a_saved_login_state_starts_a_later_session_signed_in(qloop, demo, tmp_path):

@@ -41,7 +41,7 @@ class Harness:
 
 
 @pytest.fixture
-async def harness(tmp_path):
+async def harness(tmp_path, browser_info):
     made = await Harness(tmp_path / "p.studio").open()
     yield made
     await made.close()
