@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar, overload
 
 from studio.models.events import EngineEvent
 
@@ -24,8 +24,14 @@ class EventBus:
     def __init__(self) -> None:
         self._subscribers: list[tuple[Subscriber, tuple[type[EngineEvent], ...]]] = []
 
+    @overload
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]: ...
+
+    @overload
+    def subscribe(self, callback: Callable[[E], None], first: type[E], /, *more: type[E]) -> Callable[[], None]: ...
+
     def subscribe(
-        self, callback: Subscriber, *types: type[EngineEvent]
+        self, callback: Callable[[Any], None], *types: type[EngineEvent]
     ) -> Callable[[], None]:
         """Call `callback` for events of the given types (all events when none given); returns an unsubscribe."""
         entry = (callback, types)

@@ -46,7 +46,7 @@ class StudioSettings(BaseModel):
                   "browser_endpoint": configured_endpoint(setting=self.browser_endpoint),
                   "storage_state": self.storage_state, "allow_file_urls": self.allow_file_urls}
         values.update(overrides)
-        return SessionOptions(**values)
+        return SessionOptions.model_validate(values)
 
     def remember_project(self, path: str | Path) -> None:
         entry = str(Path(path).resolve())

@@ -110,7 +110,8 @@ class BrowserService(QObject):
         self._tasks.spawn(self.goto(url), name="navigate")
 
     async def goto(self, url: str) -> None:
-        if not self.alive:
+        session = self.session
+        if session is None or not session.alive:
             self.errorOccurred.emit("There is no browser session. Start one with Session > New Session (Ctrl+Shift+N).")
             return
         try:  # a new session's start URL comes from settings or the address field, never checked before
@@ -120,7 +121,7 @@ class BrowserService(QObject):
             return
         self.busyChanged.emit(True)
         try:
-            await self.session.goto(url)
+            await session.goto(url)
         except BrowserError as error:
             self.errorOccurred.emit(str(error))
             self.urlChanged.emit(url)  # the address field keeps what was asked for, to fix and retry

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import ast
 
-from studio.models.locator import LocatorSpec, LocatorStep
+from studio.models.locator import LocatorKind, LocatorSpec, LocatorStep, Strategy
 from studio.models.testcase import CaseStep, TestCase
 
-_SIMPLE = {"get_by_test_id": "test_id", "get_by_label": "label", "get_by_placeholder": "placeholder",
-           "get_by_text": "text", "locator": "css"}
-_STRATEGY = {"role": "role", "test_id": "test_id", "label": "label", "placeholder": "placeholder", "text": "text",
-             "css": "css"}
+_SIMPLE: dict[str, LocatorKind] = {"get_by_test_id": "test_id", "get_by_label": "label",
+                                   "get_by_placeholder": "placeholder", "get_by_text": "text", "locator": "css"}
+_STRATEGY: dict[str, Strategy] = {"role": "role", "test_id": "test_id", "label": "label", "placeholder": "placeholder",
+                                  "text": "text", "css": "css"}
 
 
 class LocatorTextError(ValueError):
@@ -67,7 +67,8 @@ def parse_locator(text: str) -> LocatorSpec | None:
         raise LocatorTextError("A locator starts at the page, e.g. page.get_by_role(\"button\", name=\"Next\").")
     links.reverse()
     kinds = {link.kind for link in links}
-    strategy = "nth" if "nth" in kinds else "scoped" if "filter_text" in kinds else _STRATEGY.get(links[0].kind, "css")
+    strategy: Strategy = ("nth" if "nth" in kinds else "scoped" if "filter_text" in kinds
+                          else _STRATEGY.get(links[0].kind, "css"))
     return LocatorSpec(steps=links, strategy=strategy)
 
 

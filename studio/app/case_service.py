@@ -136,7 +136,7 @@ class CaseService(QObject):
         if self._file is not None:
             jobs = self._file.jobs
             grounded = jobs.get(case.grounding.preflight_job_id) if case.grounding.preflight_job_id else None
-            for job in [grounded, *reversed(jobs.list())]:
+            for job in [grounded, *reversed(jobs.all())]:
                 if job is not None and job.context.resolved_base_url:
                     return job.context.resolved_base_url
         page = urlsplit(case.grounding.page_url or "")

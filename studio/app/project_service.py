@@ -57,7 +57,7 @@ class ProjectService(QObject):
         while path.exists():  # two windows (or tests) within the same second
             path = scratch_folder() / f"{stamp}-{number}.studio"
             number += 1
-        if self._switch(lambda: ProjectFile.create(path)):
+        if self._switch(lambda: ProjectFile.create(path)) is not None:
             self.untitled = True
             self.projectChanged.emit(str(path))
 
@@ -95,24 +95,26 @@ class ProjectService(QObject):
         return self._open_with(lambda: ProjectFile.open(path), path)
 
     def _open_with(self, opener, path: Path) -> bool:
-        if not self._switch(opener):
+        project = self._switch(opener)
+        if project is None:
             return False
         self.untitled = False
         self.settings.settings.remember_project(path)
         self.settings.save()
-        self.projectChanged.emit(str(self.project.path))
+        self.projectChanged.emit(str(project.path))
         return True
 
-    def _switch(self, opener) -> bool:
+    def _switch(self, opener) -> ProjectFile | None:
+        """Open the project `opener` gives in place of the current one; None (the error emitted) when it fails."""
         try:
             project = opener()
         except (ProjectError, OSError) as error:
             self.errorOccurred.emit(str(error))
-            return False
+            return None
         self.close()
         self.project = project
         self.runtime.attach_project(project)  # every engine event is recorded into it from now on
-        return True
+        return project
 
     def close(self) -> None:
         self.runtime.attach_project(None)

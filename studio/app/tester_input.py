@@ -19,7 +19,7 @@ from studio.app.browser_service import BrowserService
 from studio.app.race_entries import RaceEntry, RememberedField, is_text_field, starts_step
 from studio.app.tasks import TaskOwner
 from studio.browser.errors import BrowserError
-from studio.browser.input import InputAction
+from studio.browser.input import InputAction, InputKind
 from studio.models.locator import LocatorSpec
 from studio.models.race import Observation
 from studio.models.recording import RecordedStep
@@ -165,7 +165,7 @@ class TesterInput:
     async def _forward_gesture(self, start: InputAction) -> None:
         """Send the press and everything queued after it up to its release (waiting for the release)."""
         self.browser.send_input(start)
-        end = "up" if start.kind == "down" else "key_up"
+        end: InputKind = "up" if start.kind == "down" else "key_up"
         deadline = time.monotonic() + GESTURE_WAIT_S
         while time.monotonic() < deadline:
             while self._queue:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from playwright.async_api import BrowserContext, ConsoleMessage, Frame, Page, Request, Response
 
@@ -93,6 +94,6 @@ class ContextCapture:
         )
 
 
-def _elapsed(request: Request, field: str) -> float | None:
+def _elapsed(request: Request, field: Literal["responseStart", "responseEnd"]) -> float | None:
     value = request.timing.get(field, -1)
     return round(value, 1) if value is not None and value >= 0 else None

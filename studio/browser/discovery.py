@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,7 +67,7 @@ def _playwright_managed() -> str | None:
     return None
 
 
-def find_browser(env: dict[str, str] | None = None) -> BrowserInfo:
+def find_browser(env: Mapping[str, str] | None = None) -> BrowserInfo:
     """Return the browser to launch, in the documented discovery order, or raise BrowserNotFound."""
     env = os.environ if env is None else env
     explicit = env.get("STUDIO_BROWSER")

@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -65,7 +66,7 @@ class BrowserEndpoint:
 
 
 def configured_endpoint(flag: str | None = None, setting: str | None = None,
-                        env: dict[str, str] | None = None) -> str | None:
+                        env: Mapping[str, str] | None = None) -> str | None:
     """The endpoint to use: a command-line flag, else STUDIO_BROWSER_ENDPOINT, else the setting; None launches."""
     env = os.environ if env is None else env
     for choice in (flag, env.get(ENDPOINT_ENV), setting):

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Page, ScreencastFrame
 
 from studio.browser.session import BrowserSession
 from studio.models.browser import LiveFrame
@@ -82,7 +82,7 @@ class LiveScreencast:
         except PlaywrightError as error:
             log.debug("screencast stop: %s", error)
 
-    def _on_frame(self, frame: dict) -> None:
+    def _on_frame(self, frame: ScreencastFrame) -> None:
         # Frames reach us out of capture order (measured: about one in eight during a page load, with plain
         # asyncio too). An older frame arriving last would leave the view showing a page state that is gone,
         # e.g. a loading scrim already removed: never go back in time.

@@ -10,8 +10,9 @@ import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
-from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Browser, BrowserContext, Page, StorageState
 from playwright.async_api import Error as PlaywrightError
 
 from studio.browser.capture import ContextCapture, PageCapture
@@ -19,7 +20,7 @@ from studio.browser.errors import BrowserError, SessionClosedError, describe_nav
 from studio.browser.launcher import BrowserLauncher
 from studio.events import EventBus
 from studio.models.browser import SessionOptions
-from studio.models.events import EngineEvent, ScreenshotEvent, SessionEnded, SessionStarted
+from studio.models.events import EngineEvent, ScreenshotEvent, SessionEnded, SessionEndReason, SessionStarted
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ _CLOSE_TIMEOUT_S = 10.0
 _DISCONNECT_GRACE_S = 0.3
 
 PageListener = Callable[[Page], None]
+WaitUntil = Literal["commit", "domcontentloaded", "load", "networkidle"]
 
 
 class BrowserSession:
@@ -49,7 +51,7 @@ class BrowserSession:
         self.launcher = BrowserLauncher(self.options.headless, self.options.browser_path,
                                         self.options.browser_endpoint)
         self.ended = asyncio.Event()
-        self.end_reason: str | None = None
+        self.end_reason: SessionEndReason | None = None
         self.end_message: str | None = None
         self._bus = bus
         self._browser: Browser | None = None
@@ -134,7 +136,7 @@ class BrowserSession:
 
     # -- page actions ------------------------------------------------------------------------------
 
-    async def goto(self, url: str, wait_until: str = "load", timeout_ms: float | None = None) -> int | None:
+    async def goto(self, url: str, wait_until: WaitUntil = "load", timeout_ms: float | None = None) -> int | None:
         """Open `url` in the active page and return the HTTP status (None for same-document navigations)."""
         page = self.page
         for attempt in (1, 2):
@@ -199,7 +201,7 @@ class BrowserSession:
             log.warning("closing a stuck page failed: %s", first_line(error))
         return fresh
 
-    async def save_storage_state(self, path: Path) -> dict:
+    async def save_storage_state(self, path: Path) -> StorageState:
         """Write cookies and local storage (Playwright's storageState) to `path`, to start logged in next time."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -300,7 +302,7 @@ class BrowserSession:
             "start a new session to continue (run `studio doctor` if it happens again).",
         )
 
-    def _end(self, reason: str, message: str) -> None:
+    def _end(self, reason: SessionEndReason, message: str) -> None:
         if self.ended.is_set():
             return
         self.end_reason, self.end_message = reason, message

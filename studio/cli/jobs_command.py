@@ -42,7 +42,7 @@ def _on_project(work: Callable[[argparse.Namespace, ProjectFile], int]) -> Calla
 
 @_on_project
 def _list(args: argparse.Namespace, project: ProjectFile) -> int:
-    jobs = project.jobs.list()
+    jobs = project.jobs.all()
     if args.json:
         print(json.dumps([{"id": j.id, "kind": j.kind, "status": j.status, "request": j.request,
                            "updated_at": j.updated_at, "message": j.message} for j in jobs], indent=2))

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from studio.cli.browser_options import add_browser_options, browser_endpoint
 
-AGENTS = {"new-suite": "new_testsuite", "new-cases": "new_test_case", "edit": "edit_test_case"}
+if TYPE_CHECKING:
+    from studio.models.context import JobKind
+
+AGENTS: dict[str, JobKind] = {"new-suite": "new_testsuite", "new-cases": "new_test_case", "edit": "edit_test_case"}
 ANSWERS_HELP = ("answers to the questions, as a JSON (or .yaml) file: {\"key\": \"value\", ...} or "
                 "[{\"key\": ..., \"value\": ...}]; resumes the project's paused job, and answers later questions "
                 "it covers. Include the login (credentials.email, credentials.password) on every run")
@@ -59,7 +64,7 @@ def _budget_args(args: argparse.Namespace) -> list[str]:
     return given
 
 
-def _positive(kind: type) -> object:
+def _positive(kind: Callable[[str], int | float]) -> Callable[[str], int | float]:
     def parse(text: str) -> int | float:
         try:
             value = kind(text)

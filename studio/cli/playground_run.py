@@ -36,7 +36,7 @@ from studio.store.project import ProjectFile
 log = logging.getLogger(__name__)
 
 FAILED, BAD_INPUT, BUSY = 1, 2, 5
-INTERRUPTED_BY = {signal.SIGINT: 130, signal.SIGTERM: 143}
+INTERRUPTED_BY: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}
 # A resumed job signs in again in its new browser; passwords are never in the project, so they come from the file.
 LOGIN_KEYS = {"credentials.email", *SECRET_KEYS}
 RESUMABLE = ("paused", "interrupted")
@@ -193,13 +193,13 @@ def paused_job(project: ProjectFile, cmd: JobCommand, url: str) -> JobRecord | N
     if cmd.job_id:
         job = project.jobs.get(cmd.job_id)
         if job is None or job.kind != cmd.kind or job.status not in RESUMABLE:
-            waiting = ", ".join(j.id for j in project.jobs.list(kind=cmd.kind) if j.status in RESUMABLE) or "none"
+            waiting = ", ".join(j.id for j in project.jobs.all(kind=cmd.kind) if j.status in RESUMABLE) or "none"
             said = "does not exist" if job is None else f"is a {job.kind} job" if job.kind != cmd.kind \
                 else f"is {job.status}, not paused or interrupted"
             raise Refused(f"Job {cmd.job_id} in {project.path} {said}. Paused or interrupted {cmd.kind} jobs "
                           f"there: {waiting}.")
         return job
-    for job in reversed([j for j in project.jobs.list(kind=cmd.kind) if j.status in RESUMABLE]):
+    for job in reversed([j for j in project.jobs.all(kind=cmd.kind) if j.status in RESUMABLE]):
         if job.request != cmd.request or (cmd.case_ids is not None and job.state.get("case_ids") != cmd.case_ids):
             continue
         if cmd.url and url not in (job.start_url, job.context.resolved_base_url):

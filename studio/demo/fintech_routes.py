@@ -106,9 +106,9 @@ def validate_dispute(body: dict[str, Any], phone_required: bool) -> tuple[dict[s
     description = body.get("description")
     if not isinstance(description, str) or len(description.strip()) < 20:
         errors["description"] = "Describe the problem in at least 20 characters."
-    amount = body.get("amount")
+    amount: Any = body.get("amount")  # any JSON value; a number when valid
     try:
-        amount = float(amount)  # type: ignore[arg-type]
+        amount = float(amount)
         if not math.isfinite(amount) or amount <= 0:
             raise ValueError
     except (TypeError, ValueError):

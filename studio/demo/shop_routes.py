@@ -129,7 +129,8 @@ async def api_upload(request: web.Request) -> web.Response:
     reader = await request.multipart()
     async for part in reader:
         if not isinstance(part, BodyPartReader) or part.name not in ("file", "avatar") or not part.filename:
-            await part.release()
+            # aiohttp annotates MultipartReader.__anext__ as returning None too, but it stops iterating instead.
+            await part.release()  # type: ignore[union-attr]
             continue
         content_type = part.headers.get(hdrs.CONTENT_TYPE, "application/octet-stream").split(";")[0].strip().lower()
         if content_type not in IMAGE_TYPES:

@@ -88,7 +88,8 @@ def _written_check(step: RecordedStep, origin: str | None) -> Statement | None:
         text = LocatorSpec(strategy="text", steps=[LocatorStep(kind="text", value=step.value)])
         return ExpectState(subject=Subject(locator=text), state="visible")
     if step.action in ("expect_visible", "expect_hidden") and step.locator is not None:
-        return ExpectState(subject=Subject(locator=step.locator), state=step.action.removeprefix("expect_"))
+        return ExpectState(subject=Subject(locator=step.locator),
+                           state="visible" if step.action == "expect_visible" else "hidden")
     if step.action == "expect_url":
         return ExpectUrl(pattern=url_pattern(relative_url(step.url, origin)))
     if step.action == "upload":

@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel
@@ -26,6 +26,9 @@ from studio.llm.retries import RetryPolicy, classify, unavailable_sentence, wait
 from studio.llm.safety import JSON_ANSWER_RULE, TOOLS_ANSWER_RULE, Untrusted, render_parts, system_prompt
 from studio.llm.tools import ToolChoice, ToolSpec
 from studio.models.llm import CallOutcome, LLMCall, LLMSettings
+
+if TYPE_CHECKING:
+    import openai
 
 log = logging.getLogger(__name__)
 
@@ -239,7 +242,7 @@ class LanguageModel:
         return text.replace(self._key, "[API key]") if self._key else text
 
 
-def _api_error() -> type[Exception]:
+def _api_error() -> type[openai.APIError]:
     import openai  # already loaded by the client that raised it
 
     return openai.APIError

@@ -35,11 +35,14 @@ class SessionStarted(EngineEvent):
     user_agent: str
 
 
+SessionEndReason = Literal["closed", "page_closed", "page_crashed", "browser_disconnected", "error"]
+
+
 class SessionEnded(EngineEvent):
     """A browser session is over; `reason` says why and `message` says it to the user."""
 
     type: Literal["session_ended"] = "session_ended"
-    reason: Literal["closed", "page_closed", "page_crashed", "browser_disconnected", "error"]
+    reason: SessionEndReason
     message: str
 
 

@@ -12,6 +12,7 @@ from studio.models.race import Observation
 StepAction = Literal["navigate", "click", "type", "fill", "hover", "select", "check", "press",
                      # from written test cases (the playground), not from recordings:
                      "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload"]
+StepOrigin = Literal["tester", "agent"]
 
 
 class RequestRecord(BaseModel):
@@ -43,7 +44,7 @@ class RecordedStep(BaseModel):
     session_id: str
     index: int
     at: float
-    origin: Literal["tester", "agent"] = "agent"
+    origin: StepOrigin = "agent"
     action: StepAction
     url: str = Field(description="The page URL when the step started (the target URL for navigate).")
     ref: str | None = None

@@ -61,7 +61,7 @@ def _seen_before(main: MainJob, case: TestCase, step: CaseStep) -> CatalogElemen
     if project is None or step.locator is None:
         return None
     wanted = step.locator.python()
-    jobs = [case.grounding.preflight_job_id] + [j.id for j in project.jobs.list() if j.id != main.job.id]
+    jobs = [case.grounding.preflight_job_id] + [j.id for j in project.jobs.all() if j.id != main.job.id]
     for job_id in dict.fromkeys(j for j in jobs if j):
         for catalog in project.jobs.catalogs(job_id):
             for element in [*catalog.actions, *catalog.nav]:
@@ -134,7 +134,7 @@ def edit_case(main: MainJob, case: TestCase) -> tuple[TestCase, list[str]]:
 def _fix_elements(main: MainJob, case: TestCase, catalogs: list[PageCatalog], reasons: list[str],
                   moved: dict[str, str]) -> None:
     elements = _elements(catalogs)
-    known = {e.locator.python() for e in elements}
+    known = {e.locator.python() for e in elements if e.locator is not None}
     for step in case.steps:
         if step.locator is None or step.action.startswith("expect"):
             continue
@@ -143,7 +143,7 @@ def _fix_elements(main: MainJob, case: TestCase, catalogs: list[PageCatalog], re
         if radio_option or step.locator.python() in known:
             continue
         new = _replacement(step, elements, _seen_before(main, case, step), moved)
-        if new is None:
+        if new is None or new.locator is None:
             case.status = "stale"
             reasons.append(f"Marked stale: {step.target or step.locator.python()} is gone and nothing similar is on "
                            "the page.")

@@ -6,8 +6,10 @@ import re
 
 from studio.models.catalog import CatalogElement, FormField, FormInfo, PageCatalog
 from studio.models.locator import LocatorSpec, LocatorStep
-from studio.models.testcase import CaseStep, FieldSpec
+from studio.models.testcase import CaseStep, FieldSpec, StepAction
 from studio.preflight.flows import plausible_value
+
+_FIELD_ACTIONS: dict[str, StepAction] = {"select": "select", "checkbox": "check", "file": "upload"}
 
 
 def base_path(catalog: PageCatalog) -> str:
@@ -47,7 +49,7 @@ def fill(field: FormField, value: str | None = None, expected: str = "") -> Case
                         expected=expected)
     if field.locator is None or (value is None and kind not in ("text", "textarea")):
         return None
-    action = {"select": "select", "checkbox": "check", "file": "upload"}.get(kind, "fill")
+    action: StepAction = _FIELD_ACTIONS.get(kind, "fill")
     return CaseStep(action=action, target=field.spec.name, locator=field.locator, data=value, expected=expected)
 
 

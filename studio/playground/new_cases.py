@@ -29,7 +29,7 @@ def area_paths(main: MainJob, area: str | None = None) -> list[str]:
     if not points and context.answer(AREA) == SKIPPED and context.candidate_entry_points:
         # The tester skipped the area question: the best guess, with its confidence said in the job's notes.
         points = [p for p in context.candidate_entry_points[:1] if p.url]
-    return list(dict.fromkeys(p.url.split("#")[0] for p in points))
+    return list(dict.fromkeys(p.url.split("#")[0] for p in points if p.url))
 
 
 def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Draft]:

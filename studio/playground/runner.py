@@ -10,7 +10,7 @@ from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.llm.errors import BudgetExhausted
-from studio.models.context import SKIPPED, Answer, JobKind, JobRecord
+from studio.models.context import SKIPPED, Answer, JobKind, JobRecord, JobStatus
 from studio.models.events import (
     AskedQuestion,
     MainJobCompleted,
@@ -188,10 +188,10 @@ class Playground:
                                                     seconds=0))
         return job
 
-    def _finish(self, main: MainJob, status: str, result: dict) -> JobRecord:
+    def _finish(self, main: MainJob, status: JobStatus, result: dict) -> JobRecord:
         job = main.job
         result = {"cases": list(main.created), "skipped": main.skipped, "notes": main.notes, **result}
-        job.status, job.result, job.message = status, result, result.get("summary", "")  # type: ignore[assignment]
+        job.status, job.result, job.message = status, result, result.get("summary", "")
         main.run.save()
         self.session.publish(MainJobCompleted(job_id=job.id, kind=job.kind, status=status,
                                               summary=MainJobSummary.model_validate(result)))

@@ -4,6 +4,7 @@ which to create, create them, then populate each through NEW_TEST_CASE."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from studio.models.catalog import PageCatalog
 from studio.models.context import SKIPPED, PendingQuestion
@@ -31,7 +32,7 @@ def candidates(main: MainJob) -> list[dict]:
     """Modules of the UI map as suite candidates, uncovered ones first, richest first."""
     covered = {s.module.lower() for s in (main.run.project.cases.suites() if main.run.project else [])}
     pages = {base_path(c): c for c in main.catalogs if step_number(c) == 1}
-    found = []
+    found: list[dict[str, Any]] = []
     for key_page in main.job.context.ui_map.key_pages:
         catalog = pages.get(key_page.url or "")
         if catalog is None:

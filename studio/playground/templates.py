@@ -48,6 +48,12 @@ def _signed_in(requires_login: bool) -> list[str]:
     return ["Signed in with a test account."] if requires_login else []
 
 
+def _grounded(steps: list[CaseStep | None]) -> list[CaseStep] | None:
+    """The steps when every one could be written; None when one could not (its element has no locator)."""
+    written = [step for step in steps if step is not None]
+    return written if len(written) == len(steps) else None
+
+
 def validation(catalogs: list[PageCatalog], page: PageCatalog, requires_login: bool) -> list[Draft]:
     drafts = []
     steps_of_wizard = wizard_steps(catalogs, base_path(page))
@@ -71,8 +77,8 @@ def validation(catalogs: list[PageCatalog], page: PageCatalog, requires_login: b
             steps=[navigate(page), *before, submit, *stay],
             expected_results=[f"Each of {names} shows a message saying it is required.", "Nothing is saved."]))
         for target in [f for f in form.fields if f.spec.type in ("text", "textarea")][:2]:
-            others = [fill(f) for f in required if f is not target]
-            if any(step is None for step in others):
+            others = _grounded([fill(f) for f in required if f is not target])
+            if others is None:
                 continue
             for value, label, expectation in (
                     (SPECIAL_TEXT, "special characters", "is kept exactly as typed, shown escaped, never run"),
@@ -83,7 +89,7 @@ def validation(catalogs: list[PageCatalog], page: PageCatalog, requires_login: b
                 drafts.append(Draft(
                     title=f"{where}: {target.spec.name} with {label}", gap_type="validation",
                     preconditions=_signed_in(requires_login), tags=["validation", "boundary"], page=base_path(page),
-                    steps=[navigate(page), *before, *others, entry, click(form.submit, "")],
+                    steps=[navigate(page), *before, *others, entry, submit.model_copy(update={"expected": ""})],
                     expected_results=[f"{target.spec.name} {expectation}."]))
     return drafts
 
@@ -94,15 +100,18 @@ def state_transitions(catalogs: list[PageCatalog], page: PageCatalog, requires_l
         return []
     second = steps_of_wizard[1]
     back = next((a for a in second.actions if a.name.lower() in ("back", "previous")), None)
-    first_form = main_form(steps_of_wizard[0])
+    first_form, second_form = main_form(steps_of_wizard[0]), main_form(second)
     forward = reach_step(steps_of_wizard, 2)
-    if back is None or first_form is None or forward is None:
+    back_step = click(back, "The first step shows again.")
+    if back_step is None or first_form is None or second_form is None or forward is None:
+        return []
+    if not first_form.step_text or not second_form.step_text:  # wizard steps always have one
         return []
     return [Draft(
         title=f"{page.heading} wizard: Back keeps what was entered", gap_type="state_transitions", priority="P2",
         preconditions=_signed_in(requires_login), tags=["state", "wizard"], page=base_path(page),
-        steps=[navigate(page), *forward, expect_text(main_form(second).step_text, "The second step shows."),
-               click(back, "The first step shows again."), expect_text(first_form.step_text, "")],
+        steps=[navigate(page), *forward, expect_text(second_form.step_text, "The second step shows."),
+               back_step, expect_text(first_form.step_text, "")],
         expected_results=["Every value entered on the first step is still there after Back.",
                           "Moving forward again keeps the second step's values."])]
 
@@ -111,10 +120,13 @@ def state_changes(page: PageCatalog, requires_login: bool) -> list[Draft]:
     """Actions that change what the page shows (mark, dismiss, delete…): each one's effect is visible."""
     drafts = []
     for action in [a for a in page.actions if a.locator is not None and MUTATING.search(a.name)][:3]:
+        step = click(action, f"The page reflects '{action.name}' at once.")
+        if step is None:
+            continue
         drafts.append(Draft(
             title=f"{page.heading}: '{action.name}' changes the list as it says", gap_type="state_transitions",
             preconditions=_signed_in(requires_login), tags=["state"], page=base_path(page),
-            steps=[navigate(page), click(action, f"The page reflects '{action.name}' at once.")],
+            steps=[navigate(page), step],
             expected_results=[f"After '{action.name}' the affected items show their new state (and counts update).",
                               "Reloading the page shows the same state (it was saved, not only drawn)."]))
     return drafts
@@ -127,9 +139,9 @@ def concurrency(catalogs: list[PageCatalog], page: PageCatalog, requires_login: 
     if form is None or form.submit is None:
         return []
     before = reach_step(steps_of_wizard, step_number(last)) if steps_of_wizard else []
-    fields = [fill(f) for f in form.fields if f.spec.required]
+    fields = _grounded([fill(f) for f in form.fields if f.spec.required])
     submit = click(form.submit, "")
-    if before is None or submit is None or any(step is None for step in fields):
+    if before is None or submit is None or fields is None:
         return []
     double = submit.model_copy(update={"target": f"{submit.target} (twice, quickly)",
                                        "expected": "Only one submission is made."})
@@ -198,12 +210,12 @@ def search_and_filters(page: PageCatalog, requires_login: bool) -> list[Draft]:
             steps=[navigate(page), CaseStep(action="fill", target=search.name, locator=search.locator,
                                             data="zzzz-no-such-thing", expected="The list empties.")],
             expected_results=["An empty-state message names the search term.", "Clearing the search restores the list."]))
-    toggles = [f for f in page.filters if f.locator is not None][:4]
+    toggles = [step for f in page.filters if (step := click(f, f"Only items matching '{f.name}' are listed."))][:4]
     if toggles:
         drafts.append(Draft(
             title=f"{page.heading}: each filter shows only matching items", gap_type="search_filter_sort_pagination",
             preconditions=_signed_in(requires_login), tags=["filter"], page=base_path(page),
-            steps=[navigate(page), *[click(t, f"Only items matching '{t.name}' are listed.") for t in toggles]],
+            steps=[navigate(page), *toggles],
             expected_results=["Each filter narrows the list to its items and marks itself as active.",
                               "A filter with no matches shows an empty state."]))
     return drafts
@@ -250,7 +262,8 @@ def happy_path(catalogs: list[PageCatalog], page: PageCatalog, requires_login: b
         return []
     last = steps_of_wizard[-1]
     reach = reach_step(steps_of_wizard, step_number(last))
-    final = complete_form(main_form(last), "A confirmation is shown.") if main_form(last) else None
+    form = main_form(last)
+    final = complete_form(form, "A confirmation is shown.") if form else None
     if reach is None or final is None:
         return []
     return [Draft(

@@ -75,7 +75,7 @@ def _login_wall_seen_before(run: PreflightRun) -> JobRecord | None:
     if run.project is None:
         return None
     origin = origin_of(run.context.resolved_base_url)
-    return next((job for job in reversed(run.project.jobs.list()) if job.id != run.job.id
+    return next((job for job in reversed(run.project.jobs.all()) if job.id != run.job.id
                  and job.context.auth_state.requires_login
                  and origin_of(job.context.resolved_base_url or "") == origin), None)
 

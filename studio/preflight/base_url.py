@@ -32,8 +32,9 @@ def parent_paths(url: str) -> list[str]:
 async def _cached_base_answers(run: PreflightRun, given: str) -> bool:
     """Reuse the base URL an earlier job resolved on this origin, while it still answers (session caching)."""
     origin = origin_of(given)
-    cached = run.project.jobs.cached_site(origin) if run.project else None
-    if not cached or run.answer(KEY):
+    project = run.project
+    cached = project.jobs.cached_site(origin) if project else None
+    if project is None or not cached or run.answer(KEY):
         return False
     base = cached[0]
     run.objective = "resolve_base_url"
@@ -44,7 +45,7 @@ async def _cached_base_answers(run: PreflightRun, given: str) -> bool:
         run.context.confidence.base_url = 0.95
         run.note(f"Reused the base URL cached for {origin} ({base} answered {status}).")
         return True
-    run.project.jobs.forget_site(origin)
+    project.jobs.forget_site(origin)
     run.note(f"The cached base URL {base} answered {status if status is not None else 'nothing'}: the cache for "
              f"{origin} is forgotten and the app is mapped again.")
     return False
@@ -67,7 +68,7 @@ async def resolve_base_url(run: PreflightRun) -> None:
         raise Blocked(f"No page answered at {given or 'the URL given'} and the base URL question was skipped, so "
                       "nothing could be checked. Start the job again with the address where the app runs.")
     if not given:
-        cached = run.project.jobs.list() if run.project else []
+        cached = run.project.jobs.all() if run.project else []
         options = sorted({job.context.resolved_base_url for job in cached if job.context.resolved_base_url})
         raise NeedAnswers([PendingQuestion.make(
             KEY, "Base URL", "Where does the app run? (its base URL)",
@@ -101,10 +102,11 @@ async def resolve_base_url(run: PreflightRun) -> None:
             return
     run.note("Base URL not resolved: " + "; ".join(tried))
     context.confidence.base_url = 0.0
-    options = [origin_of(given) + "/"] if status is not None else None
+    suggested = [origin_of(given) + "/"] if status is not None else None
     raise NeedAnswers([PendingQuestion.make(
         KEY, "Base URL", f"Nothing usable answered at {given} (tried: {'; '.join(tried)}). Where does the app run?",
-        "Without a working base URL no page can be checked.", options=options, kind="choice" if options else "text")])
+        "Without a working base URL no page can be checked.", options=suggested,
+        kind="choice" if suggested else "text")])
 
 
 async def _answers(run: PreflightRun, url: str | None) -> bool:

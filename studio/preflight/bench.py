@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from studio.demo.server import DemoServerThread
-from studio.models.context import Answer, JobRecord
+from studio.models.context import Answer, JobKind, JobRecord
 from studio.preflight.access import EMAIL, PASSWORD
 from studio.preflight.job import PREFLIGHT_BUDGET, Preflight
 from studio.runtime import EngineRuntime
@@ -30,7 +30,7 @@ TARGETS = {"median_seconds": 30, "median_steps": 40}
 
 
 async def _one_run(demo: DemoServerThread, user: dict, path: Path, request: str = REQUEST,
-                   kind: str = "preflight") -> dict:
+                   kind: JobKind = "preflight") -> dict:
     with ProjectFile.create(path) as project:
         runtime = EngineRuntime(StudioSettings(), project)  # default settings: the bench measures the defaults
         launched = time.perf_counter()

@@ -51,7 +51,7 @@ def _closest(name: str, catalogs: list[PageCatalog]) -> str | None:
 def _nav_labels_before(run: PreflightRun) -> dict[str, str]:
     """Path -> top-navigation label, as earlier jobs of this project mapped the app."""
     labels: dict[str, str] = {}
-    for job in run.project.jobs.list() if run.project else []:
+    for job in run.project.jobs.all() if run.project else []:
         if job.id == run.job.id:
             continue
         for page in job.context.ui_map.key_pages:
@@ -121,9 +121,10 @@ async def detect_changes(run: PreflightRun) -> None:
 
 async def _check_elements(run: PreflightRun, case: TestCase, here: list[PageCatalog], findings: Findings,
                           details: Details) -> None:
-    known = {element.locator.python() for catalog in here for element in [*catalog.actions, *catalog.nav,
-             *[f for form in catalog.forms for f in form.fields], *[form.submit for form in catalog.forms if form.submit]]
-             if element and element.locator}
+    known = {locator.python() for catalog in here for locator in [
+             *[element.locator for element in [*catalog.actions, *catalog.nav]],
+             *[f.locator for form in catalog.forms for f in form.fields],
+             *[form.submit.locator for form in catalog.forms if form.submit]] if locator}
     for index, step in enumerate(case.steps):
         if step.action in PAGE_CHANGING and index > 0:
             break
@@ -146,8 +147,10 @@ async def _check_elements(run: PreflightRun, case: TestCase, here: list[PageCata
 
 
 def _expects(case: TestCase, heading: str | None) -> bool:
-    return bool(heading) and any(step.action == "expect_text" and step.data and step.data.strip() == heading.strip()
-                                 for step in case.steps)
+    if not heading:
+        return False
+    return any(step.action == "expect_text" and step.data and step.data.strip() == heading.strip()
+               for step in case.steps)
 
 
 def _check_fields(case: TestCase, here: list[PageCatalog], findings: Findings, details: Details) -> None:

@@ -96,7 +96,7 @@ async def walk_wizard(run: PreflightRun, survey: Survey) -> None:
                                        as_path=f"{path.split('#')[0]}#step-{current + 1}")
         next_form = next((f for f in next_survey.catalog.forms if f.step_text), None)
         next_position = _step(next_form) if next_form else None
-        if next_position is None or next_position[0] in seen:
+        if next_form is None or next_position is None or next_position[0] in seen:
             said = "; ".join(next_survey.catalog.live_regions) or "no message"
             steps.append(f"'{submit.name}' did not advance ({said})")
             break

@@ -18,7 +18,7 @@ from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.llm.errors import BudgetExhausted
-from studio.models.context import Answer, ContextCollection, JobKind, JobRecord
+from studio.models.context import Answer, ContextCollection, JobKind, JobRecord, JobStatus
 from studio.models.events import AskedQuestion, PreflightCompleted, PreflightQuestion, PreflightStarted
 from studio.models.llm import JobBudget, JobBudgets
 from studio.preflight.access import reach_stable_state
@@ -168,9 +168,9 @@ class Preflight:
                                                questions=[AskedQuestion.of(q) for q in asked.questions]))
         return run.job
 
-    def _end(self, run: PreflightRun, status: str, message: str) -> JobRecord:
+    def _end(self, run: PreflightRun, status: JobStatus, message: str) -> JobRecord:
         job = run.job
-        job.status, job.message = status, message  # type: ignore[assignment]
+        job.status, job.message = status, message
         run.note(message)
         run.save()
         self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_copy(),

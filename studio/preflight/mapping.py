@@ -29,17 +29,18 @@ async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
     status, home = await run.visit(context.resolved_base_url, reached_by="the home page", screenshot=True)
     if home is None:
         return
-    links = [(item.name, _internal(run, item.href)) for item in home.catalog.nav]
-    links = [(name, url) for name, url in links if name and url]
+    found = [(item.name, _internal(run, item.href)) for item in home.catalog.nav]
+    links = [(name, url) for name, url in found if name and url]
     context.ui_map = UIMap(top_nav=[name for name, _ in links])
     origin = origin_of(context.resolved_base_url)
-    cached = run.project.jobs.cached_site(origin) if run.project else None
+    project = run.project
+    cached = project.jobs.cached_site(origin) if project else None
     if cached and cached[1].get("ui_map", {}).get("top_nav") == context.ui_map.top_nav:
         _reuse(run, cached[1])
         run.note(f"Reused the UI map cached for {origin} (its navigation is unchanged).")
         return
-    if cached:
-        run.project.jobs.forget_site(origin)  # the navigation changed: the cached map no longer holds
+    if project is not None and cached:
+        project.jobs.forget_site(origin)  # the navigation changed: the cached map no longer holds
         run.note(f"The navigation of {origin} changed since the UI map was cached; it is mapped again.")
     run.progress(f"Top navigation: {', '.join(context.ui_map.top_nav) or 'none found'}")
     for name, url in links[:MAX_KEY_PAGES]:

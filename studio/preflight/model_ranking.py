@@ -6,7 +6,7 @@ validated like any candidate, and a failed or unusable answer falls back to the 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, create_model
 
@@ -28,9 +28,16 @@ class Finish(BaseModel):
     reason: str = Field(max_length=300)
 
 
-def _visit_args(names: list[str]) -> type[BaseModel]:
+class VisitPage(BaseModel):
+    """visit_page's arguments; `_visit_args` narrows the name to the known pages."""
+
+    name: str
+
+
+def _visit_args(names: list[str]) -> type[VisitPage]:
     """visit_page's arguments: a name limited to the known pages (the model cannot invent a place)."""
-    return create_model("VisitPage", name=(Literal[tuple(names)], Field(description="A page name from the list.")))
+    known: Any = Literal[tuple(names)]  # a Literal of names known at run time, which no static type can spell
+    return create_model("VisitPage", __base__=VisitPage, name=(known, Field(description="A page name from the list.")))
 
 
 async def model_choice(run: PreflightRun, request: str, pool: list[tuple[str, str, str]]) -> tuple[str, str, str] | None:
@@ -56,9 +63,11 @@ async def model_choice(run: PreflightRun, request: str, pool: list[tuple[str, st
         run.note(f"The model did not help choose the entry point; the word heuristics decide. "
                  f"{getattr(error, 'sentence', str(error))}")
         return None
-    if choice.name == "finish":
+    if isinstance(choice.args, Finish):
         run.note(f"The model found no page for the request: {choice.args.reason}")
         return None
+    if not isinstance(choice.args, VisitPage):  # the client only returns the offered tools' arguments
+        raise TypeError(f"unexpected arguments for {choice.name}: {choice.args!r}")
     picked = next(item for item in pool if item[0] == choice.args.name)
     run.note(f"The model chose {picked[0]} ({picked[1]}) for the request; the browser validates it.")
     return picked

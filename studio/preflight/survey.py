@@ -133,6 +133,8 @@ async def survey_page(page: Page, reached_by: str = "", deep: bool = False, stat
                 await page.wait_for_load_state("load", timeout=10_000)
             except PlaywrightError:
                 pass
+    if raw is None:  # the survey script returns an object; None means the page's scripts got in its way
+        raise RuntimeError(f"Surveying {page.url} returned nothing.")
     # Every element once (the lists overlap: a filter button is also an action, a submit button too).
     distinct = {item["key"]: item for key in ("nav", "actions", "searchInputs", "filters", "fileInputs")
                 for item in raw[key]}

@@ -117,8 +117,7 @@ class ActionRunner:
 
     async def _run(self, action, ref, value, key, before_act) -> ActionOutcome:
         if not self.race.preflight:
-            point = await self._point(ref)
-            return await self._act(action, ref, point, value, key, before_act)
+            return await self._act(action, ref, await self._point(ref), value, key, before_act)
 
         observations, point = await self._check(action, ref)
         if observations:

@@ -38,7 +38,10 @@ def admin_page(interactive: int) -> str:
 
 
 def _ref(line: str) -> str:
-    return re.search(r" (e\d+)(?: |$)", line).group(1)
+    found = re.search(r" (e\d+)(?: |$)", line)
+    if found is None:
+        raise ValueError(f"no element ref in the snapshot line {line!r}")
+    return found.group(1)
 
 
 def _median_ms(samples: list[float]) -> float:

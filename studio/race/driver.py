@@ -14,6 +14,7 @@ import asyncio
 from playwright.async_api import Page
 
 from studio.models.race import ActionName, ActionOutcome, Observation
+from studio.models.recording import StepOrigin
 from studio.race.actions import ActionRunner
 from studio.race.page import RacePage
 from studio.race.recorder import StepRecorder, StepSink
@@ -35,7 +36,7 @@ class PageDriver:
     def recording(self) -> bool:
         return self.recorder is not None
 
-    def record(self, session_id: str, sink: StepSink, origin: str, first_index: int = 0) -> StepRecorder:
+    def record(self, session_id: str, sink: StepSink, origin: StepOrigin, first_index: int = 0) -> StepRecorder:
         """Record from now on: every executed action and navigation becomes a RecordedStep in `sink`."""
         self.recorder = StepRecorder(self.race, self.runner, session_id, sink, origin=origin, first_index=first_index)
         return self.recorder

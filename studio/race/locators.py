@@ -13,7 +13,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from studio.models.locator import LocatorSpec, LocatorStep
+from studio.models.locator import LocatorSpec, LocatorStep, Strategy
 from studio.race.page import RacePage
 
 # Roles whose accessible name makes a good container scope.
@@ -61,9 +61,9 @@ def resolve(page: Page | Locator, steps: list[LocatorStep]) -> Locator:
     return current
 
 
-def own_candidates(described: dict) -> list[tuple[str, list[LocatorStep]]]:
+def own_candidates(described: dict) -> list[tuple[Strategy, list[LocatorStep]]]:
     """Ways to name the element itself, most stable first."""
-    found: list[tuple[str, list[LocatorStep]]] = []
+    found: list[tuple[Strategy, list[LocatorStep]]] = []
     role, name = described.get("role"), described.get("name")
     if role and role not in ("generic", "presentation", "none") and name:
         found.append(("role", [LocatorStep(kind="role", role=role, name=name, exact=True)]))

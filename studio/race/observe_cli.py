@@ -12,6 +12,7 @@ import sys
 from dataclasses import dataclass
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import ViewportSize
 
 from studio.browser.errors import BrowserError, describe_navigation_failure
 from studio.browser.launcher import BrowserLauncher
@@ -21,7 +22,7 @@ from studio.race.actions import relevant
 from studio.race.errors import RaceError
 from studio.race.page import RacePage
 
-VIEWPORT = {"width": 1280, "height": 720}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 720}
 NAVIGATION_TIMEOUT_MS = 20_000
 
 

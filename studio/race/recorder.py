@@ -15,7 +15,7 @@ from playwright.async_api import Request
 
 from studio.models.locator import LocatorSpec
 from studio.models.race import ActionName, ActionOutcome, Observation
-from studio.models.recording import RecordedStep, RequestRecord, StepAction, StepOutcome
+from studio.models.recording import RecordedStep, RequestRecord, StepAction, StepOrigin, StepOutcome
 from studio.race.actions import ActionRunner, fact_key, relevant
 from studio.race.errors import RaceError
 from studio.race.locators import synthesize
@@ -94,7 +94,8 @@ class StepRecorder:
     """Records what is done through it into `sink`, one RecordedStep per executed action or navigation."""
 
     def __init__(self, race: RacePage, runner: ActionRunner, session_id: str, sink: StepSink,
-                 origin: str = "agent", first_index: int = 0, settle_ms: float = 400, max_wait_ms: float = 5000) -> None:
+                 origin: StepOrigin = "agent", first_index: int = 0, settle_ms: float = 400,
+                 max_wait_ms: float = 5000) -> None:
         self.race, self.runner, self.session_id, self.sink, self.origin = race, runner, session_id, sink, origin
         self.index = first_index
         self.settle_s, self.max_wait_s = settle_ms / 1000, max_wait_ms / 1000

@@ -121,8 +121,10 @@ class IsolatedWorld:
 
     async def _send(self, method: str, params: dict | None = None, during: str = "checking the page") -> Any:
         """One CDP command, bounded: a page stuck in a busy loop would otherwise never answer."""
+        if self._cdp is None:
+            raise RuntimeError(f"{method} sent before the CDP session was opened (_ensure opens it)")
         try:
-            return await asyncio.wait_for(self._cdp.send(method, params), self.timeout_s)  # type: ignore[union-attr]
+            return await asyncio.wait_for(self._cdp.send(method, params), self.timeout_s)
         except TimeoutError as error:
             raise page_unresponsive(during, self.timeout_s) from error
 

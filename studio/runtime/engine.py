@@ -81,7 +81,7 @@ class EngineRuntime:
     def browser_alive(self) -> bool:
         return self.session is not None and self.session.alive
 
-    async def start_browser(self, options: SessionOptions | None = None, **overrides: Any) -> BrowserSession:
+    async def start_browser(self, options: SessionOptions | None = None, /, **overrides: Any) -> BrowserSession:
         """Start a new browser session (ending this runtime's current one); raises BrowserError with a next step."""
         await self.close_browser()
         session = BrowserSession(self.bus, options or self.session_options(**overrides))

@@ -136,7 +136,7 @@ def _job_event(db: Database, event: JobEvent) -> None:
 
 def write_event(db: Database, event: EngineEvent) -> bool:
     """Store `event` in one transaction; returns False for event types the project does not keep."""
-    writer = _job_event if isinstance(event, JobEvent) else WRITERS.get(event.type)
+    writer: Writer | None = _job_event if isinstance(event, JobEvent) else WRITERS.get(event.type)
     if writer is None:
         return False
     with db.atomic():

@@ -31,7 +31,7 @@ class JobStore:
         row = self.db.execute("SELECT data FROM jobs WHERE id = ?", (job_id,)).fetchone()
         return JobRecord.model_validate_json(row[0]) if row else None
 
-    def list(self, kind: str | None = None, status: str | None = None) -> list[JobRecord]:
+    def all(self, kind: str | None = None, status: str | None = None) -> list[JobRecord]:
         sql, params = "SELECT data FROM jobs WHERE 1=1", []
         if kind:
             sql += " AND kind = ?"
@@ -44,20 +44,20 @@ class JobStore:
 
     def last_base_url(self) -> str | None:
         """The base URL the latest job that resolved one found (where the app runs, for the next job)."""
-        for job in reversed(self.list()):
+        for job in reversed(self.all()):
             if job.context.resolved_base_url:
                 return job.context.resolved_base_url
         return None
 
     def latest_paused(self, kind: str | None = None) -> JobRecord | None:
-        paused = self.list(kind=kind, status="paused")
+        paused = self.all(kind=kind, status="paused")
         return paused[-1] if paused else None
 
     def sweep_interrupted(self) -> list[JobRecord]:
         """Jobs saved as running whose process is gone (killed, crashed) become `interrupted`, saying who ran them;
         returns every interrupted job, oldest first. A job whose process still runs is left alone."""
         leases = JobLeases(self.db)
-        for job in self.list(status="running"):
+        for job in self.all(status="running"):
             if leases.holder(job.id) is not None:
                 continue
             dead = leases.last(job.id)
@@ -67,7 +67,7 @@ class JobStore:
                 "status": "interrupted",
                 "message": f"Interrupted: {who} stopped without finishing it (last saved at {when}). Resume it to go "
                            "on from where it stopped, or discard it."}))
-        return self.list(status="interrupted")
+        return self.all(status="interrupted")
 
     # -- events ----------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from studio.models.race import ActionOutcome, ElementInfo, Observation, RaceErrorInfo
+from studio.models.race import ActionOutcome, ElementInfo, Observation, RaceErrorInfo, RaceErrorKind
 
 
 class ToolReply(BaseModel):
@@ -26,8 +26,8 @@ class ToolError(ToolReply):
     error: RaceErrorInfo
 
     @classmethod
-    def of(cls, kind: str, message: str) -> ToolError:
-        return cls(error=RaceErrorInfo(type=kind, message=message))  # type: ignore[arg-type]
+    def of(cls, kind: RaceErrorKind, message: str) -> ToolError:
+        return cls(error=RaceErrorInfo(type=kind, message=message))
 
 
 class NavigateReply(ToolReply):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 
 async def ask_choice(parent: QWidget, title: str, text: str, choices: list[str], default: str,
@@ -22,7 +22,8 @@ async def ask_choice(parent: QWidget, title: str, text: str, choices: list[str],
 
     def finished(_result: int) -> None:
         if not answer.done():
-            answer.set_result(buttons.get(box.clickedButton()))
+            clicked = box.clickedButton()  # one of our push buttons, or None when the box closed otherwise
+            answer.set_result(buttons.get(clicked) if isinstance(clicked, QPushButton) else None)
 
     box.finished.connect(finished)
     box.open()  # not exec(): a nested modal loop inside a coroutine breaks qasync

@@ -183,12 +183,13 @@ class CaseEditorPanel(QWidget):
         elif self.form.case is not None:
             self.form.setEnabled(False)
 
+    def _groups(self) -> list[QTreeWidgetItem]:
+        """The suite rows, each holding its cases."""
+        groups = (self.tree.topLevelItem(top) for top in range(self.tree.topLevelItemCount()))
+        return [group for group in groups if group is not None]
+
     def _case_items(self) -> list[QTreeWidgetItem]:
-        items = []
-        for top in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(top)
-            items += [group.child(row) for row in range(group.childCount())]
-        return items
+        return [item for group in self._groups() for item in _children(group)]
 
     def item_for(self, case_id: str) -> QTreeWidgetItem | None:
         return next((item for item in self._case_items() if item.data(0, CASE_ROLE) == case_id), None)
@@ -203,14 +204,13 @@ class CaseEditorPanel(QWidget):
                      and (not words or all(word in haystack for word in words.split())))
             item.setHidden(not shown)
         filtering = status is not None or priority is not None or bool(words)
-        for top in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(top)
-            visible = any(not group.child(row).isHidden() for row in range(group.childCount()))
+        for group in self._groups():
+            visible = any(not item.isHidden() for item in _children(group))
             group.setHidden(filtering and not visible)
 
     def visible_case_ids(self) -> list[str]:
         return [item.data(0, CASE_ROLE) for item in self._case_items()
-                if not item.isHidden() and not item.parent().isHidden()]
+                if not item.isHidden() and not _group_hidden(item)]
 
     def selected_ids(self) -> list[str]:
         return [item.data(0, CASE_ROLE) for item in self.tree.selectedItems() if item.data(0, CASE_ROLE)]
@@ -228,7 +228,7 @@ class CaseEditorPanel(QWidget):
         item = self.item_for(case_id)
         if item is None:
             return False
-        if item.isHidden() or item.parent().isHidden():
+        if item.isHidden() or _group_hidden(item):
             self.status_filter.setCurrentIndex(0)
             self.priority_filter.setCurrentIndex(0)
             self.text_filter.clear()
@@ -264,7 +264,8 @@ class CaseEditorPanel(QWidget):
         item = self.tree.currentItem()
         suite_id = None
         if item is not None:
-            suite_id = (item if item.parent() is None else item.parent()).data(0, SUITE_ROLE)
+            group = item.parent()
+            suite_id = (item if group is None else group).data(0, SUITE_ROLE)
         case = self.service.new_case(suite_id)
         if case is not None:
             self.select_case(case.id)
@@ -302,6 +303,17 @@ class CaseEditorPanel(QWidget):
     def _review_count(self, waiting: int) -> None:
         index = self.tabs.indexOf(self.review)
         self.tabs.setTabText(index, f"Agent edits ({waiting})" if waiting else "Agent edits")
+
+
+def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    children = (item.child(row) for row in range(item.childCount()))
+    return [child for child in children if child is not None]
+
+
+def _group_hidden(item: QTreeWidgetItem) -> bool:
+    """Whether the suite row holding the case `item` is hidden (filtered out)."""
+    group = item.parent()
+    return group is not None and group.isHidden()
 
 
 def export_folder(project_path: Path | None, untitled: bool) -> Path:

@@ -28,7 +28,7 @@ class CaseExportDialog(ExportDialog):
         row = QHBoxLayout()
         row.addWidget(label)
         row.addWidget(self.chooser, 1)
-        self.layout().insertLayout(0, row)
+        self.main_layout.insertLayout(0, row)
         for widget in (label, self.chooser):  # one case needs no chooser
             widget.setVisible(len(cases) > 1)
         self.chooser.currentIndexChanged.connect(self.show_case)

@@ -87,7 +87,7 @@ class CaseForm(QWidget):
         self.undo_action = self.undo.createUndoAction(self, "Undo")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = self.undo.createRedoAction(self, "Redo")
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
         for action in (self.undo_action, self.redo_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.addAction(action)
@@ -111,9 +111,10 @@ class CaseForm(QWidget):
         self.expected.setPlaceholderText("One expected result per line")
         for edit in (self.preconditions, self.expected):
             edit.setUndoRedoEnabled(False)  # the form's stack undoes them
-        self.fields = {"title": self.title, "suite_id": self.suite, "priority": self.priority, "status": self.status,
-                       "gap_type": self.gap_type, "tags": self.tags, "preconditions": self.preconditions,
-                       "expected_results": self.expected}
+        self.fields: dict[str, QLineEdit | QComboBox | QPlainTextEdit] = {
+            "title": self.title, "suite_id": self.suite, "priority": self.priority, "status": self.status,
+            "gap_type": self.gap_type, "tags": self.tags, "preconditions": self.preconditions,
+            "expected_results": self.expected}
         self._values: dict[str, str] = {}
         self._loading = False
         keys = _UndoKeysToForm(self)
@@ -121,8 +122,9 @@ class CaseForm(QWidget):
             widget.installEventFilter(keys)
             if isinstance(widget, QComboBox):
                 widget.currentTextChanged.connect(lambda _text, n=name: self._changed(n))
-                if widget.lineEdit() is not None:
-                    widget.lineEdit().installEventFilter(keys)
+                line_edit = widget.lineEdit()
+                if line_edit is not None:
+                    line_edit.installEventFilter(keys)
             else:
                 widget.textChanged.connect(lambda *_args, n=name: self._changed(n))
 

@@ -52,8 +52,11 @@ class Row:
     def step(self) -> CaseStep:
         action, target, _locator, data, expected = self.cells
         is_url = action in URL_ACTIONS
-        return CaseStep(action=action, target=target.strip(), locator=self.spec(), url=(data.strip() or None)
-                        if is_url else None, data=None if is_url else (data or None), expected=expected.strip())
+        # The action cell is text (picked from ACTIONS): pydantic checks it is a StepAction.
+        return CaseStep.model_validate({
+            "action": action, "target": target.strip(), "locator": self.spec(),
+            "url": (data.strip() or None) if is_url else None, "data": None if is_url else (data or None),
+            "expected": expected.strip()})
 
 
 class StepsModel(QAbstractTableModel):

@@ -156,7 +156,7 @@ class ContextPanel(QWidget):
             iterator += 1
         return found
 
-    def find(self, key: str) -> QTreeWidgetItem | None:
+    def find_item(self, key: str) -> QTreeWidgetItem | None:
         """The node with `key` (e.g. "gaps", "entry:/disputes", "confidence:Coverage")."""
         return next((item for item in self._items() if item.data(0, KEY_ROLE) == key), None)
 

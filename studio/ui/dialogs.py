@@ -115,7 +115,7 @@ class ScreenshotViewer(QDialog):
         super().__init__(parent)
         self.setWindowTitle(title)
         self._png = png
-        image = QImage.fromData(png, "PNG")
+        image = QImage.fromData(png, "PNG")  # type: ignore[arg-type]  # the stubs say bytes; PySide6 takes only str
         label = QLabel(self)
         label.setPixmap(QPixmap.fromImage(image))
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)

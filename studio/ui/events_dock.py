@@ -204,7 +204,10 @@ class EventsFilter(QSortFilterProxyModel):
             self.invalidateRowsFilter()
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        row = self.sourceModel().rows[source_row]
+        source = self.sourceModel()
+        if not isinstance(source, EventsModel):  # the panel only ever filters its EventsModel
+            return super().filterAcceptsRow(source_row, source_parent)
+        row = source.rows[source_row]
         if row.category not in self.categories or (self.errors_only and not row.is_error):
             return False
         return not self.text or self.text in row.message.lower() or self.text in row.level.lower()

@@ -24,7 +24,8 @@ from studio.export.errors import ExportError
 from studio.models.recording import RecordedStep
 from studio.ui.code_view import CodeView
 
-LANGUAGES = (("Python (pytest-playwright)", "python"), ("TypeScript (@playwright/test)", "typescript"))
+LANGUAGES: tuple[tuple[str, exporter.Language], ...] = (
+    ("Python (pytest-playwright)", "python"), ("TypeScript (@playwright/test)", "typescript"))
 
 
 class ExportDialog(QDialog):
@@ -69,7 +70,7 @@ class ExportDialog(QDialog):
         self.buttons.accepted.connect(self.export)
         self.buttons.rejected.connect(self.reject)
 
-        layout = QVBoxLayout(self)
+        layout = self.main_layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(QLabel("Preview", self))
         layout.addWidget(self.preview, 1)
@@ -84,8 +85,8 @@ class ExportDialog(QDialog):
         self._language_changed()
 
     @property
-    def lang(self) -> str:
-        return self.language.currentData()
+    def lang(self) -> exporter.Language:
+        return self.language.currentData()  # one of LANGUAGES' codes
 
     def _language_changed(self) -> None:
         default = str(self.base_folder / f"{self.steps[0].session_id if self.steps else 'session'}-{self.lang}")

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import qasync
 from PySide6.QtWidgets import QApplication
@@ -20,6 +21,8 @@ from studio.ui.main_window import StudioWindow
 from studio.ui.theme import apply_theme
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def _display_problem(offscreen_ok: bool) -> str | None:
@@ -35,9 +38,11 @@ def _display_problem(offscreen_ok: bool) -> str | None:
             "(`xvfb-run studio`), or use the terminal front end (`studio demo --headless`).")
 
 
-def run_in_qt(main: Callable[[], Awaitable[int]]) -> int:
-    """Run `main()` on a qasync loop inside a QApplication and return its exit code."""
+def run_in_qt(main: Callable[[], Awaitable[T]]) -> T:
+    """Run `main()` on a qasync loop inside a QApplication and return its result (an exit code, a bench's numbers)."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    if not isinstance(app, QApplication):
+        raise TypeError(f"The studio window needs a QApplication, but a {type(app).__name__} is already running.")
     app.setApplicationName("Preflight Studio")
     app.setOrganizationName("Preflight Studio")
     # The coroutine decides when to quit: closing the window must not stop the loop before shutdown ran.
@@ -62,7 +67,9 @@ class Studio:
         services = self.services
         self.window = StudioWindow(services.browser, services.project, services.settings, services.race,
                                    services.playground, services.cases)
-        self.window.closed = asyncio.get_running_loop().create_future()
+        # Resolved when the window closes; the front end then shuts the services down.
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.window.closed = self.closed
 
     async def shutdown(self) -> None:
         await self.services.shutdown()
@@ -157,7 +164,7 @@ def run_gui(project: Path | None = None, url: str | None = None, screenshot: Pat
             save_window_png(studio, screenshot)
             print(f"Saved {screenshot}", file=sys.stderr)
             window.close()
-        await window.closed
+        await studio.closed
         await studio.shutdown()
         return code
 
@@ -175,18 +182,19 @@ def run_demo_gui(out: Path, seed: int, close_when_done: bool = False) -> int:
         with DemoServerThread(config=DemoConfig(seed=seed)) as demo:
             studio = Studio()
             window, services = studio.window, studio.services
-            if not services.project.new_project(demo_project_path(out)):
+            project = services.project.project if services.project.new_project(demo_project_path(out)) else None
+            if project is None:
                 await studio.shutdown()
                 return 2
             window.show()
             session = await services.browser.start(services.runtime.session_options(label="studio demo"))
             if session is None:
-                await window.closed
+                await studio.closed
                 await studio.shutdown()
                 return 2
             code = 0
             try:
-                summary = await run_demo(session, demo, services.project.project, out)
+                summary = await run_demo(session, demo, project, out)
                 window.message_bar.show_message(
                     f"Demo finished: {len(summary['pages'])} pages, {summary['screenshots']} screenshots, "
                     f"{summary['console_errors']} console errors. The session stays open: explore on.", "info")
@@ -196,7 +204,7 @@ def run_demo_gui(out: Path, seed: int, close_when_done: bool = False) -> int:
                 code = 2
             if close_when_done:
                 window.close()
-            await window.closed
+            await studio.closed
             await studio.shutdown()
         return code
 

@@ -21,12 +21,12 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from studio.app.browser_service import BrowserService
 from studio.browser.geometry import FrameRect, fit_frame
-from studio.browser.input import InputAction
+from studio.browser.input import InputAction, MouseButton
 from studio.models.browser import LiveFrame
 from studio.models.race import Rect
 from studio.ui.keys import playwright_key
 
-_BUTTONS = {
+_BUTTONS: dict[Qt.MouseButton, MouseButton] = {
     Qt.MouseButton.LeftButton: "left",
     Qt.MouseButton.RightButton: "right",
     Qt.MouseButton.MiddleButton: "middle",
@@ -90,7 +90,7 @@ class LiveView(QWidget):
         painter.fillRect(self.rect(), QColor("#1e1f22"))
         frame = self.service.latest_frame
         if frame is not None and frame is not self._decoded:
-            image = QImage.fromData(frame.jpeg, "JPG")
+            image = QImage.fromData(frame.jpeg, "JPG")  # type: ignore[arg-type]  # stubs say bytes; PySide6 takes str
             if not image.isNull():
                 self._image, self._decoded = image, frame
                 self.frames_shown += 1

@@ -150,7 +150,10 @@ class StudioWindow(QMainWindow):
         if not self.settings.recent_projects:
             self.recent_menu.addAction("No recent projects").setEnabled(False)
         for path in self.settings.recent_projects:
-            self.recent_menu.addAction(path, lambda p=path: self.project.open_project(p))
+            def open_recent(p: str = path) -> None:
+                self.project.open_project(p)
+
+            self.recent_menu.addAction(path, open_recent)
 
     # -- dialog seams (tests replace these) ----------------------------------------------------------
 

@@ -108,8 +108,8 @@ class JobBudgetGrid(QWidget):
             boxes: dict[str, QSpinBox | QDoubleSpinBox] = {
                 "max_steps": QSpinBox(self, minimum=1, maximum=10_000, value=budget.max_steps),
                 "max_seconds": QDoubleSpinBox(self, minimum=1, maximum=86_400, decimals=0, value=budget.max_seconds),
-                "max_tokens": QSpinBox(self, minimum=0, maximum=100_000_000, singleStep=1000, value=budget.max_tokens),
-                "max_cost_usd": QDoubleSpinBox(self, minimum=0, maximum=10_000, decimals=2, singleStep=0.05,
+                "max_tokens": QSpinBox(self, minimum=1, maximum=100_000_000, singleStep=1000, value=budget.max_tokens),
+                "max_cost_usd": QDoubleSpinBox(self, minimum=0.01, maximum=10_000, decimals=2, singleStep=0.05,
                                                value=budget.max_cost_usd),
             }
             for column, (field, label) in enumerate(self.COLUMNS, start=1):
@@ -120,7 +120,7 @@ class JobBudgetGrid(QWidget):
                         "--max-steps, --max-seconds, --max-tokens and --max-cost override these for one run.")
 
     def budgets(self) -> JobBudgets:
-        return JobBudgets(**{stage: JobBudget(**{field: box.value() for field, box in boxes.items()})
+        return JobBudgets(**{stage: JobBudget.model_validate({field: box.value() for field, box in boxes.items()})
                              for stage, boxes in self.boxes.items()})
 
 
@@ -130,8 +130,10 @@ class PriceTableEditor(QTableWidget):
     def __init__(self, prices: dict[str, ModelPrice], parent: QWidget | None = None) -> None:
         super().__init__(0, 3, parent)
         self.setHorizontalHeaderLabels(["Model", "Input $ / 1M", "Output $ / 1M"])
-        self.horizontalHeaderItem(1).setToolTip("Dollars per million prompt tokens")
-        self.horizontalHeaderItem(2).setToolTip("Dollars per million completion tokens")
+        for column, tip in ((1, "Dollars per million prompt tokens"), (2, "Dollars per million completion tokens")):
+            header_item = self.horizontalHeaderItem(column)  # made by setHorizontalHeaderLabels
+            if header_item is not None:
+                header_item.setToolTip(tip)
         header = self.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2):  # price columns as wide as their headers, never clipped
@@ -147,12 +149,14 @@ class PriceTableEditor(QTableWidget):
     def add_row(self, name: str = "", input_price: float | None = None, output_price: float | None = None) -> None:
         row = self.rowCount()
         self.insertRow(row)
-        for column, value in enumerate((name, input_price, output_price)):
-            self.setItem(row, column, QTableWidgetItem("" if value is None else f"{value:g}" if column else value))
+        prices = ("" if price is None else f"{price:g}" for price in (input_price, output_price))
+        for column, text in enumerate((name, *prices)):
+            self.setItem(row, column, QTableWidgetItem(text))
 
     def _keep_an_empty_row(self, _item: QTableWidgetItem) -> None:
         last = self.rowCount() - 1
-        if last < 0 or (self.item(last, 0) and self.item(last, 0).text().strip()):
+        name = self.item(last, 0) if last >= 0 else None
+        if last < 0 or (name and name.text().strip()):
             self.blockSignals(True)
             self.add_row()
             self.blockSignals(False)
@@ -161,7 +165,8 @@ class PriceTableEditor(QTableWidget):
         """The table as prices; a row with no name is dropped, an unreadable number counts as 0."""
         found: dict[str, ModelPrice] = {}
         for row in range(self.rowCount()):
-            name = (self.item(row, 0).text() if self.item(row, 0) else "").strip()
+            item = self.item(row, 0)
+            name = (item.text() if item else "").strip()
             if not name:
                 continue
             found[name] = ModelPrice(input_per_million=self._number(row, 1), output_per_million=self._number(row, 2))

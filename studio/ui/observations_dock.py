@@ -235,7 +235,7 @@ class ObservationsPanel(QWidget):
     def update_entry(self, entry: RaceEntry) -> None:
         for row in range(self.entries.topLevelItemCount()):
             item = self.entries.topLevelItem(row)
-            if item.data(0, ENTRY_ROLE) is entry:
+            if item is not None and item.data(0, ENTRY_ROLE) is entry:
                 item.setText(4, locator_text(entry))
                 item.setToolTip(4, item.text(4))
                 if item is self.entries.currentItem():

@@ -8,7 +8,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QLineEdit, QProgressBar, QToolBar, QWidget
 
 from studio.app.playground_service import KIND_NAMES, PlaygroundService
-from studio.models.context import JobRecord
+from studio.models.context import JobKind, JobRecord
 from studio.models.events import (
     EngineEvent,
     ItemProgress,
@@ -19,7 +19,7 @@ from studio.models.events import (
 )
 
 # (kind, menu text, shortcut, tooltip)
-JOBS = (
+JOBS: tuple[tuple[JobKind, str, str, str], ...] = (
     ("preflight", "&Preflight", "Ctrl+Alt+P", "Look at the app first: base URL, login, UI map, entry points, gaps"),
     ("new_testsuite", "New &Suite", "Ctrl+Alt+S", "Propose test suites for modules no suite covers yet"),
     ("new_test_case", "New &Cases", "Ctrl+Alt+C", "Write cases for the area in the request field, gaps first"),
@@ -80,7 +80,7 @@ class PlaygroundBar(QToolBar):
         service.finished.connect(self._ended)
         service.questionsAsked.connect(self._paused)
 
-    def start(self, kind: str) -> None:
+    def start(self, kind: JobKind) -> None:
         self.startRequested.emit(kind, self.request.text().strip())
 
     def focus_request(self) -> None:

@@ -3,15 +3,16 @@ dialog, the export of cases, and the sentences the tester reads when a job pause
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu
+from PySide6.QtWidgets import QMenu
 
 from studio.app.case_service import CaseService
 from studio.app.playground_service import KIND_NAMES, PlaygroundService
-from studio.models.context import JobRecord
+from studio.models.context import JobKind, JobRecord
 from studio.models.events import EngineEvent, ItemProgress, PreflightStarted
 from studio.models.testcase import CaseEdit, TestCase
 from studio.ui.case_editor import CaseEditorPanel, export_folder
@@ -20,6 +21,9 @@ from studio.ui.context_panel import ContextPanel
 from studio.ui.playground_bar import CANCEL_SHORTCUT, PlaygroundBar
 from studio.ui.ask import ask_choice
 from studio.ui.question_dialog import QuestionDialog
+
+if TYPE_CHECKING:  # the window imports this module
+    from studio.ui.main_window import StudioWindow
 
 ANSWER_SHORTCUT = "Ctrl+Alt+A"
 EXPORT_SHORTCUT = "Ctrl+Alt+W"
@@ -30,7 +34,7 @@ CONTEXT_WIDTH = 440  # and the right one to this for the context tree's labels a
 class PlaygroundFront(QObject):
     """Composes the playground widgets on `window` (a StudioWindow) around the two services."""
 
-    def __init__(self, window: QMainWindow, service: PlaygroundService, cases: CaseService) -> None:
+    def __init__(self, window: StudioWindow, service: PlaygroundService, cases: CaseService) -> None:
         super().__init__(window)
         self.window = window
         self.service = service
@@ -105,7 +109,7 @@ class PlaygroundFront(QObject):
 
     # -- starting ------------------------------------------------------------------------------------
 
-    def start(self, kind: str, request: str) -> None:
+    def start(self, kind: JobKind, request: str) -> None:
         """Start `kind` on the app the browser shows (or the project's known base URL)."""
         case_ids = self.editor.selected_ids() if kind == "edit_test_case" else None
         if kind == "edit_test_case" and not case_ids:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QWidget
@@ -58,8 +59,8 @@ class ProjectTree(QTreeWidget):
             for entry in [e for e in project.console(record.id) if e.is_error][-500:]:
                 self._item(errors, entry.text, None)
             failures = self._item(session, f"Network failures ({counts['network_failures']})", f"s:{record.id}:network")
-            for entry in project.network(record.id, failed_only=True)[-500:]:
-                self._item(failures, f"{entry.status or entry.failure}  {entry.method} {entry.url}", None)
+            for request in project.network(record.id, failed_only=True)[-500:]:
+                self._item(failures, f"{request.status or request.failure}  {request.method} {request.url}", None)
         runs = project.run_summaries()
         if runs:
             group = self._item(root, f"Runs ({len(runs)})", "runs")
@@ -67,11 +68,13 @@ class ProjectTree(QTreeWidget):
                 self._item(group, f"{run.job} — {_clock(run.started_at)}", None)
         root.setExpanded(True)
         if sessions and f"s:{sessions[-1].id}" not in known:
-            self._find(f"s:{sessions[-1].id}").setExpanded(True)  # a new session opens expanded
+            newest = self._find(f"s:{sessions[-1].id}")
+            if newest is not None:
+                newest.setExpanded(True)  # a new session opens expanded
         for key in expanded:
-            item = self._find(key)
-            if item is not None:
-                item.setExpanded(True)
+            found = self._find(key)
+            if found is not None:
+                found.setExpanded(True)
 
     def _item(self, parent, text: str, key: str | None) -> QTreeWidgetItem:
         item = QTreeWidgetItem(parent, [text])
@@ -79,10 +82,12 @@ class ProjectTree(QTreeWidget):
             item.setData(0, Qt.ItemDataRole.UserRole, key)
         return item
 
-    def _walk(self):
+    def _walk(self) -> Iterator[QTreeWidgetItem]:
         stack = [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
         while stack:
             item = stack.pop()
+            if item is None:  # Qt's answer for an index out of range only
+                continue
             yield item
             stack.extend(item.child(i) for i in range(item.childCount()))
 

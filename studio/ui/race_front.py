@@ -3,19 +3,24 @@ toggles on the navigation bar, and the live view's input routed through the race
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QMainWindow, QScrollArea
+from PySide6.QtWidgets import QScrollArea
 
 from studio.app.race_service import RaceService
 from studio.ui.inspector_dock import InspectorPanel
 from studio.ui.observations_dock import ObservationsPanel
 from studio.ui.steps_dock import StepsPanel, TypedUrlRoute
 
+if TYPE_CHECKING:  # the window imports this module
+    from studio.ui.main_window import StudioWindow
+
 
 class RaceFront(QObject):
     """Composes the race widgets on `window` (a StudioWindow) around the RaceService."""
 
-    def __init__(self, window: QMainWindow, race: RaceService) -> None:
+    def __init__(self, window: StudioWindow, race: RaceService) -> None:
         super().__init__(window)
         self.window = window
         self.service = race

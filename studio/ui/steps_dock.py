@@ -155,8 +155,9 @@ class StepsPanel(QWidget):
             if step.observations:
                 item.setToolTip(4, "Facts seen before the step: " + ", ".join(o.type for o in step.observations))
             self.table.addTopLevelItem(item)
-        if steps:
-            self.table.scrollToItem(self.table.topLevelItem(len(steps) - 1))
+        last = self.table.topLevelItem(len(steps) - 1) if steps else None
+        if last is not None:
+            self.table.scrollToItem(last)
         self.delete_button.setEnabled(bool(steps))
         self.export_button.setEnabled(bool(steps))
         self.undo_action.setEnabled(self.service.can_undo)

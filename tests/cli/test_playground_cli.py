@@ -74,7 +74,7 @@ def test_preflight_pauses_for_the_login_then_resumes_from_an_answers_file(demo, 
     started = [e for e in events(done.stderr) if e["type"] == "preflight_started"]
     assert [e["job_id"] for e in started] == [paused["job_id"]]  # the paused job went on; no new job
     with ProjectFile.open(project) as opened:
-        assert [(job.id, job.status) for job in opened.jobs.list()] == [(paused["job_id"], "completed")]
+        assert [(job.id, job.status) for job in opened.jobs.all()] == [(paused["job_id"], "completed")]
     assert_password_not_stored(project, user)
 
 
@@ -198,7 +198,7 @@ def test_a_budget_flag_ends_the_job_at_that_budget_with_exit_4(demo, tmp_path):
     assert "stopped at its budget of 3 browser steps" in done.stderr
     assert "Settings › Model" in done.stderr and "--max-steps" in done.stderr
     with ProjectFile.open(tmp_path / "p.studio") as opened:
-        [job] = opened.jobs.list()
+        [job] = opened.jobs.all()
         assert job.status == "budget_exhausted" and job.state["preflight_usage"]["steps"] == 3
     refused = studio("preflight", demo.base_url, "--project", tmp_path / "p.studio", "--max-steps", "0")
     assert refused.returncode == 2 and "must be above 0" in refused.stderr

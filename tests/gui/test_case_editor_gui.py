@@ -108,9 +108,9 @@ def test_edit_job_shows_each_edit_as_a_diff_and_reject_restores_the_case(qloop, 
 
             # the Context dock: the change is highlighted, open, and names the cases it impacts
             context = front.context
-            changes = context.find("changes")
+            changes = context.find_item("changes")
             assert changes.background(0).color() == AMBER and changes.text(1) == "edit priority"
-            change = context.find("change:0")
+            change = context.find_item("change:0")
             assert change.isExpanded() and change.text(1) == "/alerts now redirects to /notifications."
             impacted = [change.child(row) for row in range(change.childCount())]
             assert [item.data(0, CASE_ROLE) for item in impacted] == ["t-alerts", "t-alerts-2"]

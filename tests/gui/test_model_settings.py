@@ -149,3 +149,8 @@ def test_job_budgets_and_prices_are_edited_in_the_model_panel_and_kept(qtbot, tm
     qtbot.addWidget(again)
     assert again.model_box.budgets.boxes["preflight"]["max_steps"].value() == 12
     assert "llama3.1" in again.model_box.prices.prices()
+    # The lowest a box goes is still a budget (a zero token or dollar budget would stop every job at once).
+    for box in again.model_box.budgets.boxes["main"].values():
+        box.setValue(0)
+    lowest = again.result_settings().budgets.main
+    assert lowest.max_tokens >= 1 and lowest.max_cost_usd > 0 and lowest.max_steps >= 1

@@ -93,7 +93,7 @@ def test_new_cases_from_the_bar_ask_for_the_login_then_fill_the_editor(qloop, de
             context.show_job(job)
             window.docks["context"].raise_()
             entry = next(p for p in job.context.candidate_entry_points if p.url and p.url.endswith("/disputes"))
-            item = context.find(f"entry:{entry.url}")
+            item = context.find_item(f"entry:{entry.url}")
             assert item is not None and item.data(1, BAR_ROLE) == entry.confidence >= 0.5
             await until(lambda: context.tree.isVisible(), what="the context tree")
             context.tree.scrollToItem(item)
@@ -104,16 +104,16 @@ def test_new_cases_from_the_bar_ask_for_the_login_then_fill_the_editor(qloop, de
             expected = _bar_color(entry.confidence)
             assert abs(fill.red() - expected.red()) + abs(fill.green() - expected.green()) \
                 + abs(fill.blue() - expected.blue()) < 90, (fill.name(), expected.name())
-            gaps = context.find("gaps")
+            gaps = context.find_item("gaps")
             assert gaps.background(0).color() == GAP and gaps.text(1) == "create priority"
             kinds = {gaps.child(row).data(0, KEY_ROLE) for row in range(gaps.childCount())}
             assert {"gaps:validation", "gaps:concurrency", "gaps:error_states"} <= kinds
-            validation = context.find("gaps:validation")
+            validation = context.find_item("gaps:validation")
             assert validation.isExpanded() and validation.childCount() >= 1  # open: these are the work to do
             shoot(context, "context_panel")
 
             # an evidence link opens the page's screenshot
-            shots = context.find("evidence:shots")
+            shots = context.find_item("evidence:shots")
             assert shots.childCount() > 0
             link = shots.child(0)
             context.tree.itemActivated.emit(link, 0)
@@ -314,15 +314,15 @@ def test_starting_a_job_while_one_runs_asks_first_and_never_orphans_it(qloop, tm
                 await until(lambda: asked, what="the question")
                 assert "Preflight is still running. Cancel it and start New test cases?" in asked[0]
                 await until(lambda: "did not start" in window.message_bar.label.text(), what="the sentence")
-                assert service.running and [job.id for job in jobs.list()] == [first]
+                assert service.running and [job.id for job in jobs.all()] == [first]
 
                 answer["choice"] = "Cancel it"
                 front.bar.job_actions["new_test_case"].trigger()
-                await until(lambda: len(jobs.list()) == 2, timeout=60, what="the second job")
+                await until(lambda: len(jobs.all()) == 2, timeout=60, what="the second job")
                 assert jobs.get(first).status == "cancelled"
                 front.bar.cancel_action.trigger()
                 await until(lambda: not service.running, timeout=60, what="the second job to stop")
-                assert [job.status for job in jobs.list()] == ["cancelled", "cancelled"]
+                assert [job.status for job in jobs.all()] == ["cancelled", "cancelled"]
                 assert jobs.latest_paused() is None
         finally:
             await close_studio(services, window)

@@ -43,7 +43,7 @@ async def test_two_runtimes_run_their_jobs_side_by_side(tmp_path, browser_info):
         assert any(held_first) and any(held_second)  # each held its own job's lease while it ran
         assert {e.job_id for e in seen[0]} == {first.id} and {e.job_id for e in seen[1]} == {second.id}
         assert all(isinstance(events[-1], PreflightCompleted) for events in seen)
-        stored = {job.id: job.status for job in project.jobs.list()}
+        stored = {job.id: job.status for job in project.jobs.all()}
         assert stored == {first.id: "completed", second.id: "completed"}
         assert project.jobs.events(first.id)[-1]["type"] == "preflight_completed"
         assert project.leases.holder(first.id) is None and project.leases.holder(second.id) is None

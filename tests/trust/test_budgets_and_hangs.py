@@ -30,7 +30,7 @@ def test_a_page_stuck_in_a_busy_loop_ends_the_preflight_at_its_time_budget(hosti
     assert took < 45, f"the 10 s budget took {took:.0f} s to end the job"
     assert "ran out of budget" in done.stderr and "time budget of 10 seconds" in done.stderr
     with ProjectFile.open(project) as opened:
-        (job,) = opened.jobs.list()
+        (job,) = opened.jobs.all()
     assert job.status == "budget_exhausted" and "time budget of 10 seconds" in job.message
 
 
@@ -52,6 +52,6 @@ def test_a_stuck_page_is_skipped_with_a_note_and_the_preflight_goes_on(hostile, 
     assert done.returncode == 3, (done.returncode, done.stderr)
     assert took < 50, took
     with ProjectFile.open(project) as opened:
-        (job,) = opened.jobs.list()
+        (job,) = opened.jobs.all()
     assert any("did not answer within 10 s" in note and "/spin" in note for note in job.context.evidence.notes)
     assert [q.key for q in job.pending] == ["credentials.email", "credentials.password"]

@@ -48,7 +48,7 @@ def test_a_redirect_to_another_origin_is_asked_about_and_nothing_is_typed_there(
     assert f"It was not followed (it was not allowed)" in ended.stderr and "nothing was typed there" in ended.stderr
     assert hostile.leaks == [] and hostile.posts == []
     with ProjectFile.open(project) as opened:
-        (job,) = opened.jobs.list()
+        (job,) = opened.jobs.all()
     assert job.status == "failed"
     assert not job.context.resolved_base_url.startswith(hostile.other_url)
     assert all(not (point.url or "").startswith(hostile.other_url) for point in job.context.candidate_entry_points)

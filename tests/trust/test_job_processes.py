@@ -32,7 +32,7 @@ def wait_for_running_job(project: Path, seconds: float = 60) -> str:
         if project.exists():
             try:
                 with ProjectFile.open(project) as opened:
-                    running = [job.id for job in opened.jobs.list(status="running")]
+                    running = [job.id for job in opened.jobs.all(status="running")]
             except Exception:
                 running = []  # the other process is still creating the file
             if running:
