@@ -79,8 +79,12 @@ def _questions(cmd: JobCommand, job: JobRecord, asked_again: list[str], unanswer
                   "kind": q.kind, "options": q.question.options, "info_needed": q.question.info_needed,
                   "skippable": q.skippable} for q in job.pending]
     template = {q.key: "" for q in job.pending}
+    # Seed 000: a pause is extra_info_needed_from_human, and preflight writes the context_collection as it goes, so
+    # what it found before the pause (resolved_base_url, auth_state, the map so far) is printed with the questions.
     print(json.dumps({"job_id": job.id, "kind": job.kind, "status": "paused", "message": job.message,
-                      "questions": questions, "answers_template": template}, indent=2))
+                      "extra_info_needed_from_human": questions, "questions": questions,
+                      "answers_template": template, "context_collection": job.context.model_dump(mode="json")},
+                     indent=2))
 
     keys = set(template)
     if "base_url" in keys:  # the app did not answer: say what the browser saw first

@@ -5,10 +5,19 @@ Cases are grounded in this catalogue: every step's target is an element listed h
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, Field
 
 from studio.models.locator import LocatorSpec
 from studio.models.testcase import FieldSpec
+
+
+# What error pages call themselves, at the start of their title or heading ("Error response", "404 Not Found",
+# "Page not found · Shop", "Internal Server Error").
+ERROR_TITLE = re.compile(r"^\s*(?:error(?:\s+response|\s+\d{3})?\s*(?:$|[:·|—–(-])|(?:4|5)\d\d\b|"
+                         r"(?:page |file )?not found\b|(?:internal )?server error\b|bad gateway\b|service unavailable\b|gateway time-?out\b|bad request\b|"
+                         r"method not allowed\b|this page (?:could not|can't|cannot) be found)", re.IGNORECASE)
 
 
 class CatalogElement(BaseModel):
@@ -57,6 +66,19 @@ class PageCatalog(BaseModel):
     file_inputs: list[CatalogElement] = Field(default_factory=list)
     live_regions: list[str] = Field(default_factory=list)
     screenshot_id: int | None = None
+
+    @property
+    def is_error_page(self) -> bool:
+        """Whether the page is evidence that nothing is here: an HTTP error, or a page that calls itself an error
+        (a soft 404 answers 200 with "Page not found"). Such a page is never an entry point or a key page."""
+        if (self.status or 200) >= 400 and self.status not in (401, 403):
+            return True  # 401/403: a page that exists and is closed to this role (a permissions finding)
+        return any(ERROR_TITLE.search(text or "") for text in (self.title, self.heading))
+
+    @property
+    def has_content(self) -> bool:
+        """Whether the page has anything a case could act on."""
+        return bool(self.actions or self.forms or self.search_inputs or self.filters or self.file_inputs)
 
     def element(self, name: str) -> CatalogElement | None:
         """The first action or nav element whose name matches (case-insensitive)."""

@@ -186,12 +186,30 @@ def _fills_form(case: TestCase, form, at: int) -> bool:
     return any(s.action in ("fill", "select", "check") and s.target.split(":")[0] in names for s in case.steps[:at])
 
 
+class CannotProceed(Exception):
+    """The edit cannot be grounded (signed out, wrong role): the job ends with this sentence, changing nothing."""
+
+
 def edit_test_cases(main: MainJob) -> list[CaseEdit]:
     project = main.run.project
     cases = targets(main)
+    blockers = main.job.context.auth_state.blockers
+    if blockers:
+        # Seed 000: "cannot proceed" early on a login or role mismatch. Pages seen signed out say nothing about
+        # the cases, and an edit made from them would damage a case that is still right.
+        raise CannotProceed(f"Cannot proceed: {blockers[0].rstrip('.')}, so the cases' pages could not be checked "
+                            f"as the cases see them. No case was changed; answer the login question (or set "
+                            f"STUDIO_LOGIN_EMAIL and STUDIO_LOGIN_PASSWORD) and run the edit again.")
+    main.started(len(cases))
     edits: list[CaseEdit] = []
+    role = main.job.context.environment.role
     for index, case in enumerate(cases, start=1):
         main.check()
+        needed = case.grounding.required_role
+        if needed and role and needed.strip().lower() != role.strip().lower():
+            main.item(f"case {case.id}", index, len(cases), "skipped", f"'{case.title}' needs the {needed} role; "
+                      f"the preflight ran as {role}, so it was not checked or changed.")
+            continue
         after, reasons = edit_case(main, case)
         if not reasons:
             main.item(f"case {case.id}", index, len(cases), "unchanged", f"'{case.title}' needs no change.")

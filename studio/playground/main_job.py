@@ -10,7 +10,7 @@ from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.models.catalog import PageCatalog
 from studio.models.context import JobRecord
-from studio.models.events import ItemProgress
+from studio.models.events import ItemProgress, MainJobStarted
 from studio.models.testcase import TestCase
 from studio.preflight.run import PreflightRun
 from studio.runtime.jobs import JobControl
@@ -54,6 +54,14 @@ class MainJob:
         """`check`, after letting the event loop run (a Cancel click in the GUI is handled here)."""
         await asyncio.sleep(0)
         self.check()
+
+    def started(self, total_items: int) -> None:
+        """The seed's main_job_started, once the agent knows how many items it will report (a job resumed after a
+        question is the same job: it is said once)."""
+        if self.job.state.get("main_started_said"):
+            return
+        self.job.state["main_started_said"] = True
+        self.run.session.publish(MainJobStarted(job_id=self.job.id, kind=self.job.kind, total_items=total_items))
 
     def item(self, item: str, index: int, total: int, status: str, message: str = "") -> None:
         self.run.session.publish(ItemProgress(job_id=self.job.id, item=item, index=index, total=total,

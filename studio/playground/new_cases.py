@@ -39,7 +39,10 @@ def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Dra
         return []
     context = main.job.context
     login = context.auth_state.requires_login
-    gated = main.job.state.get("gated_pages", []) if include_gated else []
+    # Pages closed to the role are the area's own cases only when the area is one of them (scope: a request about
+    # a wizard gets no "/admin is denied" case).
+    gated = [g for g in main.job.state.get("gated_pages", []) if g["path"].rstrip("/") == path.rstrip("/")] \
+        if include_gated else []
     wanted = {gap.gap_type for gap in context.coverage_gaps}
     made: dict[str, list[Draft]] = {
         "validation": templates.validation(catalogs, page, login),
@@ -60,9 +63,9 @@ def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Dra
     return ordered + covered + [d for kind in NICE_TO_HAVE for d in made[kind]]
 
 
-async def new_test_cases(main: MainJob, paths: list[str], suite_id: str | None = None,
-                         include_gated: bool = True, suites: dict[str, TestSuite] | None = None) -> list[TestCase]:
-    """Write, de-duplicate, (re)word and store the cases for `paths`; returns the cases created.
+async def draft_cases(main: MainJob, paths: list[str], suite_id: str | None = None, include_gated: bool = True,
+                      suites: dict[str, TestSuite] | None = None) -> list[TestCase]:
+    """Write, de-duplicate and (re)word the cases for `paths`, not stored yet.
 
     `include_gated`: also cases for admin-only pages the role cannot open (not in a module's own suite).
     `suites`: path -> the suite its cases go in (a configured model may then propose a better grouping).
@@ -82,9 +85,15 @@ async def new_test_cases(main: MainJob, paths: list[str], suite_id: str | None =
     cases = await reword_cases(main, cases)
     if suites:
         cases = await group_cases(main, cases, list({s.id: s for s in suites.values()}.values()))
-    total = len(cases)
+    return cases
+
+
+async def store_cases(main: MainJob, cases: list[TestCase], done: int = 0, total: int | None = None) -> list[TestCase]:
+    """Save the cases, each one an item of the job (numbered after `done` items of `total`)."""
+    project = main.run.project
+    total = done + len(cases) if total is None else total
     stored = []
-    for index, case in enumerate(cases, start=1):
+    for index, case in enumerate(cases, start=done + 1):
         await main.checkpoint()
         if project is not None:
             case = project.cases.save_case(case, "agent", f"Created from a {case.gap_type} gap found by preflight "
@@ -95,6 +104,13 @@ async def new_test_cases(main: MainJob, paths: list[str], suite_id: str | None =
     for sentence in main.skipped:
         main.item("duplicate", 0, total, "skipped", sentence)
     return stored
+
+
+async def new_test_cases(main: MainJob, paths: list[str]) -> list[TestCase]:
+    """NEW_TEST_CASE: draft the cases for `paths`, say how many, store them; returns the cases created."""
+    cases = await draft_cases(main, paths)
+    main.started(len(cases))
+    return await store_cases(main, cases)
 
 
 def _case(main: MainJob, draft: Draft, suite_id: str | None) -> TestCase:

@@ -14,20 +14,19 @@ from studio.models.context import SKIPPED, Answer, JobKind, JobRecord, JobStatus
 from studio.models.events import (
     AskedQuestion,
     MainJobCompleted,
-    MainJobStarted,
     MainJobSummary,
     PreflightCompleted,
     PreflightQuestion,
 )
 from studio.models.llm import JobBudget, JobBudgets
-from studio.playground.edit import edit_test_cases, targets
+from studio.playground.edit import CannotProceed, edit_test_cases
 from studio.playground.main_job import Cancelled, MainJob
 from studio.playground.new_cases import area_paths, new_test_cases
 from studio.playground.suites import new_testsuite
 from studio.preflight.access import reach_stable_state
 from studio.preflight.entry_points import AREA
 from studio.preflight.job import Preflight, browser_stopped
-from studio.preflight.run import NeedAnswers, PreflightRun, add_answers
+from studio.preflight.run import NeedAnswers, PreflightRun, add_answers, record_questions
 from studio.runtime import EngineRuntime
 from studio.runtime.jobs import JobControl
 from studio.store.project import ProjectFile
@@ -77,7 +76,6 @@ class Playground:
         self.preflight.cancelled = False
         add_answers(job, answers, self.preflight.secrets.setdefault(job.id, {}))
         job = job.model_copy(update={"pending": [], "status": "running"})
-        job.context.questions = []
         return await self._main_job(job, resumed=True)
 
     def cancel(self) -> None:
@@ -106,10 +104,7 @@ class Playground:
             self.control.watch(budget)
         job.status = "running"
         run.save()
-        if not job.state.get("main_started"):  # a main job resumed after a question is the same job
-            job.state["main_started"] = True
-            totals = {"edit_test_case": len(targets(main)), "new_test_case": len(area_paths(main))}
-            self.session.publish(MainJobStarted(job_id=job.id, kind=job.kind, total_items=totals.get(job.kind, 0)))
+        job.state["main_started"] = True  # main_job_started itself is said by the agent, with its item count
         try:
             if resumed and self.session.page.url in ("about:blank", ""):
                 await reach_stable_state(run)  # a fresh browser after a restart: sign in before browsing
@@ -121,6 +116,8 @@ class Playground:
             return self._pause(main, asked)
         except BudgetExhausted as spent:
             return self._finish(main, "budget_exhausted", {"summary": spent.sentence})
+        except CannotProceed as blocked:
+            return self._finish(main, "failed", {"summary": str(blocked)})
         except Cancelled:
             return self._finish(main, "cancelled", {"summary": "Cancelled by the tester; what was made is kept."})
         except (SessionClosedError, PlaywrightError) as error:
@@ -157,7 +154,7 @@ class Playground:
     def _pause(self, main: MainJob, asked: NeedAnswers) -> JobRecord:
         job = main.job
         job.status, job.pending = "paused", asked.questions
-        job.context.questions = [q.question for q in asked.questions]
+        record_questions(job, asked)
         job.message = asked.questions[0].why if asked.questions else ""
         main.run.save()
         self.session.publish(PreflightQuestion(job_id=job.id,

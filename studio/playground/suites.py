@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from studio.models.catalog import PageCatalog
 from studio.models.context import SKIPPED, PendingQuestion
-from studio.models.testcase import TestSuite
+from studio.models.testcase import TestCase, TestSuite
 from studio.playground.grounding import base_path, step_number
 from studio.playground.main_job import MainJob, new_id
-from studio.playground.new_cases import new_test_cases
+from studio.playground.new_cases import draft_cases, store_cases
 from studio.playground.wording import name_suites
 from studio.preflight.flows import walk_wizard
 from studio.preflight.run import NeedAnswers
@@ -86,19 +87,45 @@ async def new_testsuite(main: MainJob) -> list[TestSuite]:
                         updated_at=now) for c in picked]
     texts = {c["module"]: _summary(main, c["path"]) for c in picked}
     suites = await name_suites(main, suites, texts)
+    for candidate in picked:
+        await _deepen(main, candidate["path"])
+    # One pass over every module, so a configured model can propose the grouping across the suites.
+    by_path = {c["path"]: suite for suite, c in zip(suites, picked)}
+    cases = await draft_cases(main, [c["path"] for c in picked], include_gated=False, suites=by_path)
+    adopted = _unsuited_cases(main, by_path)
+    total = len(suites) + len(cases) + len(adopted)
+    main.started(total)
     project = main.run.project
-    made = []
-    for index, (suite, candidate) in enumerate(zip(suites, picked), start=1):
+    for index, suite in enumerate(suites, start=1):
         main.check()
         if project is not None:
             project.cases.save_suite(suite)
-        made.append(suite)
-        main.item(f"suite {suite.id}", index, len(suites), "created", f"Created the suite '{suite.title}'")
-        await _deepen(main, candidate["path"])
-    # One pass over every module, so a configured model can propose the grouping across the suites.
-    await new_test_cases(main, [c["path"] for c in picked], include_gated=False,
-                         suites={c["path"]: suite for suite, c in zip(made, picked)})
-    return made
+        main.item(f"suite {suite.id}", index, total, "created", f"Created the suite '{suite.title}'")
+    for index, (case, suite) in enumerate(adopted, start=len(suites) + 1):
+        main.check()
+        moved = case.model_copy(update={"suite_id": suite.id})
+        if project is not None:
+            project.cases.save_case(moved, "agent", f"Filed into the new suite '{suite.title}'.")
+        main.item(f"case {case.id}", index, total, "filed", f"Filed '{case.title}' into '{suite.title}'")
+    await store_cases(main, cases, done=len(suites) + len(adopted), total=total)
+    return suites
+
+
+def _unsuited_cases(main: MainJob, by_path: dict[str, TestSuite]) -> list[tuple[TestCase, TestSuite]]:
+    """Stored cases in no suite yet whose page is a new suite's module: they belong in it (a suite next to its
+    own module's loose cases would say the module is covered twice and list them nowhere)."""
+    project = main.run.project
+    if project is None:
+        return []
+    found = []
+    for case in project.cases.cases():
+        if case.suite_id is not None:
+            continue
+        path = urlsplit(case.grounding.page_url or "").path or None
+        suite = by_path.get(path) if path else None
+        if suite is not None:
+            found.append((case, suite))
+    return found
 
 
 async def _deepen(main: MainJob, path: str) -> None:

@@ -85,6 +85,12 @@ async def detect_changes(run: PreflightRun) -> None:
         if survey is None:
             _add(findings, details, "entry_point_unreachable", f"{path} did not answer.", group, path=path)
             continue
+        if survey.is_login_page and run.context.auth_state.blockers:
+            # Signed out because the login was skipped: the login page says nothing about how the app changed.
+            run.note(f"Could not check the {len(group)} case(s) starting at {path}: it shows the login page and the "
+                     "login was skipped.")
+            run.job.state.setdefault("unchecked_case_ids", []).extend(case.id for case in group)
+            continue
         if status in (401, 403):
             # A case that expects this very denial (a permissions case) is not made stale by it.
             denied = [case for case in group if not _expects(case, survey.catalog.heading)]
@@ -158,11 +164,15 @@ def _check_fields(case: TestCase, here: list[PageCatalog], findings: Findings, d
     if not expected:
         return
     now = _catalog_fields(here)
+    submits = _submits(case, here)
     for name, spec in now.items():
-        if name not in expected and spec.required:
+        # A new required field breaks the cases that send the form, not those that only open its page.
+        if name not in expected and spec.required and submits:
             _add(findings, details, "form_field_added", f"The form now has a required field '{name}' ({spec.type}).",
                  [case], field=name, now=spec.model_dump())
     for name, spec in expected.items():
+        if not _uses_field(case, spec):
+            continue  # the case never touches this field: its change does not impact it
         current = now.get(name)
         if current is None:
             _add(findings, details, "form_field_removed", f"The field '{name}' is gone from the form.", [case],
@@ -172,6 +182,29 @@ def _check_fields(case: TestCase, here: list[PageCatalog], findings: Findings, d
                  f"'{name}' was {spec.type}{', required' if spec.required else ''}; now {current.type}"
                  f"{', required' if current.required else ''}.", [case], field=name, was=spec.model_dump(),
                  now=current.model_dump())
+
+
+FIELD_ACTIONS = ("fill", "select", "check", "upload")
+
+
+def _submits(case: TestCase, here: list[PageCatalog]) -> bool:
+    """Whether the case sends a form of these pages: it enters data, or clicks a form's submit button."""
+    buttons = {form.submit.locator.python() for catalog in here for form in catalog.forms
+               if form.submit is not None and form.submit.locator is not None}
+    return any(step.action in FIELD_ACTIONS or (step.action == "click" and step.locator is not None
+                                                and step.locator.python() in buttons) for step in case.steps)
+
+
+def _uses_field(case: TestCase, spec: FieldSpec) -> bool:
+    """Whether a step of the case acts on or checks this field (by its name or label, as steps name targets)."""
+    names = {spec.name.strip().lower(), spec.label.strip().lower()} - {""}
+    for step in case.steps:
+        said = {step.target.strip().lower()}
+        if step.locator is not None:
+            said |= {(link.value or link.name or "").strip().lower() for link in step.locator.steps}
+        if said & names or any(name and name in text for name in names for text in said if len(name) > 3):
+            return True
+    return False
 
 
 def _add(findings: Findings, details: Details, kind: str, evidence: str, cases: list[TestCase], **detail) -> None:

@@ -34,13 +34,15 @@ def words(text: str) -> set[str]:
 
 
 def candidates(run: PreflightRun) -> list[tuple[str, str, str]]:
-    """(label, path, how to reach) for every page preflight knows of."""
+    """(label, path, how to reach) for every page preflight knows of that exists: an error page (a 404 of a probed
+    path, a 403, a soft "Page not found") is evidence that nothing is there, never an entry point."""
     found: dict[str, tuple[str, str, str]] = {}
+    errors = {path for path, catalog in run.catalogs.items() if catalog.is_error_page}
     for page in run.context.ui_map.key_pages:
-        if page.url:
+        if page.url and page.url not in errors:
             found.setdefault(page.url, (page.name, page.url, page.how_to_reach))
     for path, catalog in run.catalogs.items():
-        if "#" not in path and catalog.heading:
+        if "#" not in path and catalog.heading and path not in errors:
             found.setdefault(path, (catalog.heading, path, catalog.reached_by or "direct"))
     return list(found.values())
 
@@ -102,34 +104,47 @@ async def find_entry_points(run: PreflightRun) -> None:
         if ranked:
             run.note(f"The area question was skipped: best guess {ranked[0][1]} ({ranked[0][2]}), "
                      f"matching the request at {ranked[0][0]:.2f}.")
-    entry_points = await _validate(run, request, ranked)
+    refuted: list[str] = []
+    entry_points = await _validate(run, request, ranked, refuted)
     entry_points.sort(key=lambda point: point.confidence, reverse=True)
     context.candidate_entry_points = entry_points
     context.confidence.entry_points = entry_points[0].confidence if entry_points else 0.0
     best = entry_points[0] if entry_points else None
-    if best is None or best.confidence >= ASK_BELOW:
+    if best is not None and best.confidence >= ASK_BELOW:
+        return
+    if best is None and not refuted:
         return
     # Confidence-gated escalation after validation: the browser did not confirm the area (a 404, a page without
     # the key UI). Ask with the map's pages as choices instead of writing cases for no validated area.
-    said = f"the best entry point, {best.label} ({best.url}), has confidence {best.confidence:.2f} after the visit"
+    said = (f"the best entry point, {best.label} ({best.url}), has confidence {best.confidence:.2f} after the visit"
+            if best is not None else f"{'; '.join(refuted)}")
     if skipped or run.answer(AREA) or context.auth_state.blockers:
         why = "the area question was skipped" if skipped else "the area was answered" if run.answer(AREA) \
             else context.auth_state.blockers[0].rstrip(".")
         run.note(f"Low confidence kept: {said}; {why}.")
         return
-    options = [name for name in _map_options(run, pool) if name != best.label] or _map_options(run, pool)
+    refuted_labels = {label for _, label, path, _ in ranked if any(path in said for said in refuted)}
+    options = [name for name in _map_options(run, pool)
+               if name not in refuted_labels and (best is None or name != best.label)] or _map_options(run, pool)
     raise _area_question(run, options, f"The browser could not confirm the area: {said}.")
 
 
-async def _validate(run: PreflightRun, request: str, ranked: list[tuple[float, str, str, str]]) -> list[EntryPoint]:
-    """Visit each candidate; its confidence is what the browser saw (status, heading, controls), not the words."""
+async def _validate(run: PreflightRun, request: str, ranked: list[tuple[float, str, str, str]],
+                    refuted: list[str]) -> list[EntryPoint]:
+    """Visit each candidate; its confidence is what the browser saw (status, heading, controls), not the words.
+    Candidates the browser found missing (an error page) are dropped, and said in `refuted`."""
     entry_points = []
     for value, label, path, reach in ranked:
         run.progress(f"Validating {label} ({path})")
         status, survey = await run.visit(run.url(path), reached_by=reach, deep=True, screenshot=True)
-        if survey is None or (status or 0) >= 400 or survey.is_login_page:
-            said = "the login page (signed out)" if survey is not None and survey.is_login_page else status
-            run.note(f"Entry point {label} ({path}) answered {said}.")
+        if survey is None or survey.catalog.is_error_page:
+            said = f"{status} ({survey.catalog.title or survey.catalog.heading})" if survey is not None else status
+            run.note(f"Entry point {label} ({path}) answered {said}: there is no such page, so it is not an entry "
+                     "point.")
+            refuted.append(f"{label} ({path}) answered {said}")
+            continue
+        if survey.is_login_page:
+            run.note(f"Entry point {label} ({path}) answered the login page (signed out).")
             entry_points.append(EntryPoint(label=label, url=path, click_path=reach, confidence=round(value * 0.3, 2)))
             continue
         has_ui = bool(survey.catalog.heading and (survey.catalog.actions or survey.catalog.forms))

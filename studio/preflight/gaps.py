@@ -87,7 +87,9 @@ def page_gaps(catalog: PageCatalog, requires_login: bool, gated: list[dict], rol
 
 def checked_categories(run: PreflightRun, area_pages: list[PageCatalog]) -> set[str]:
     """The seed's categories the preflight could check on the scoped area (see the module's docstring)."""
-    seen = [c for c in area_pages if (c.status or 200) < 400 and "#" not in c.path and c.heading]
+    # A page counts when the browser saw it and it has something to check: coverage over an empty page is no
+    # coverage, however many categories have nothing to report there.
+    seen = [c for c in area_pages if not c.is_error_page and "#" not in c.path and c.has_content]
     if not seen:
         return set()
     checked = {"validation", "concurrency", "error_states", "search_filter_sort_pagination", "file_upload"}
@@ -104,7 +106,8 @@ def detect_gaps(run: PreflightRun) -> None:
     run.objective = "detect_gaps"
     context = run.context
     area = {point.url.split("#")[0] for point in context.candidate_entry_points if point.url and point.confidence >= 0.5}
-    pages = [c for path, c in run.catalogs.items() if path.split("#")[0] in area] or list(run.catalogs.values())
+    pages = [c for path, c in run.catalogs.items() if path.split("#")[0] in area and not c.is_error_page] \
+        or [c for c in run.catalogs.values() if not c.is_error_page]
     existing = run.project.cases.cases() if run.project else []
     covered = {(c.gap_type, urlsplit(c.grounding.page_url or "").path or "/") for c in existing if c.gap_type}
     gated = run.job.state.get("gated_pages", [])
@@ -123,6 +126,10 @@ def detect_gaps(run: PreflightRun) -> None:
     missing = {gap.gap_type for gap in gaps}
     checked = checked_categories(run, [c for path, c in run.catalogs.items() if path.split("#")[0] in area])
     context.confidence.coverage = round(len(checked) / len(CATEGORIES), 2)
+    area_pages = [c for path, c in run.catalogs.items() if path.split("#")[0] in area and not c.is_error_page]
+    if not checked and area_pages and not any(c.has_content for c in area_pages):
+        run.note("No page of the area showed anything to check (no controls, forms or lists were found), so "
+                 "coverage is 0.")
     if len(checked) < len(CATEGORIES):
         run.note(f"Coverage gaps could not be checked for: {', '.join(c for c in CATEGORIES if c not in checked)}.")
     run.progress(f"{len(gaps)} coverage gap(s) in {len(missing)} categor{'y' if len(missing) == 1 else 'ies'}")

@@ -8,7 +8,6 @@ signs in again before going on.
 from __future__ import annotations
 
 import logging
-import time
 import uuid
 
 from playwright.async_api import Error as PlaywrightError
@@ -27,7 +26,7 @@ from studio.preflight.changes import detect_changes
 from studio.preflight.entry_points import find_entry_points
 from studio.preflight.gaps import detect_gaps
 from studio.preflight.mapping import build_ui_map
-from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, add_answers, now_ms
+from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, add_answers, now_ms, record_questions
 from studio.runtime.jobs import JobControl
 from studio.store.project import ProjectFile
 
@@ -86,14 +85,12 @@ class Preflight:
         """Add the answers (secrets stay in memory) and go on from where the job stopped."""
         add_answers(job, answers, self.secrets.setdefault(job.id, {}))
         job = job.model_copy(update={"pending": [], "status": "running", "message": ""})
-        job.context.questions = []
         return await self.run(job)
 
     def cancel(self) -> None:
         self.cancelled = True
 
     async def run(self, job: JobRecord) -> JobRecord:
-        started = time.monotonic()
         self.cancelled = False  # a cancel ends one run; starting or resuming is the tester going on
         budget = Budget(self.limits).carry(job.state.get("preflight_usage"))  # steps count per job, not per run
         run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
@@ -139,7 +136,7 @@ class Preflight:
         job.status, job.message = "completed", ""
         run.save()
         self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_copy(),
-                                                steps=budget.steps, seconds=round(time.monotonic() - started, 2)))
+                                                steps=budget.steps, seconds=run.seconds()))
         return run.job
 
     async def _objective(self, name: str, run: PreflightRun) -> None:
@@ -161,7 +158,7 @@ class Preflight:
         job = run.job
         job.status = "paused"
         job.pending = asked.questions
-        job.context.questions = [question.question for question in asked.questions]
+        record_questions(job, asked)
         job.message = asked.questions[0].why if asked.questions else ""
         run.save()
         self.session.publish(PreflightQuestion(job_id=job.id,
@@ -174,5 +171,5 @@ class Preflight:
         run.note(message)
         run.save()
         self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_copy(),
-                                                steps=run.budget.steps, seconds=0))
+                                                steps=run.budget.steps, seconds=run.seconds()))
         return run.job

@@ -49,7 +49,7 @@ async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
         if survey_all and path not in run.catalogs:
             run.progress(f"Surveying {path}")
             status, survey = await run.visit(url, reached_by=reach)
-            if survey is None or (status or 0) >= 400:
+            if survey is None or survey.catalog.is_error_page:
                 run.note(f"{reach} ({path}) answered {status}.")
                 continue
             context.ui_map.key_pages.append(KeyPage(name=survey.catalog.heading or name, url=survey.catalog.path,

@@ -51,6 +51,8 @@ def add_answers(job: JobRecord, answers: list[Answer], secrets: dict[str, str]) 
     An empty answer is a skipped one: it is kept as SKIPPED, so the job decides without it instead of asking again.
     """
     for answer in answers:
+        # One answer per key: an answer given again (a resumed job, a corrected file) replaces the earlier one.
+        job.context.answers = [given for given in job.context.answers if given.key != answer.key]
         if not answer.value.strip() or answer.value == SKIPPED:
             secrets.pop(answer.key, None)
             job.context.answers.append(Answer(key=answer.key, value=SKIPPED))
@@ -59,6 +61,14 @@ def add_answers(job: JobRecord, answers: list[Answer], secrets: dict[str, str]) 
             job.context.answers.append(Answer(key=answer.key, value=SECRET_PLACEHOLDER))
         else:
             job.context.answers.append(answer)
+
+
+def record_questions(job: JobRecord, asked: NeedAnswers) -> None:
+    """The questions of a pause join the job's record of the dialogue (seed 000's `questions`, beside `answers`);
+    a question asked again is listed once."""
+    for pending in asked.questions:
+        if pending.question not in job.context.questions:
+            job.context.questions.append(pending.question)
 
 
 @dataclass
@@ -75,6 +85,7 @@ class PreflightRun:
     objective: str = "start"
     usage_key: str = "preflight_usage"  # where the job keeps its budget's usage across pauses
     model: LanguageModel | None = None  # optional: may help rank entry points; the browser still decides
+    started: float = field(default_factory=time.monotonic)  # this run's start, for the duration it reports
 
     @property
     def context(self) -> ContextCollection:
@@ -83,6 +94,10 @@ class PreflightRun:
     @property
     def page(self) -> Page:
         return self.session.page
+
+    def seconds(self) -> float:
+        """How long this run has taken so far."""
+        return round(time.monotonic() - self.started, 2)
 
     # -- answers ---------------------------------------------------------------------------------
 

@@ -181,7 +181,7 @@ def _gaps(tree: QTreeWidget, context: ContextCollection) -> None:
 
 
 def _questions(tree: QTreeWidget, context: ContextCollection) -> None:
-    section = node(tree, "Questions and answers", f"{len(context.questions)} open · {len(context.answers)} answered",
+    section = node(tree, "Questions and answers", f"{len(context.questions)} asked · {len(context.answers)} answered",
                    key="qa")
     for question in context.questions:
         node(section, f"Asked: {question.title}", question.question, tooltip=question.question)

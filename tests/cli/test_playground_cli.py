@@ -50,6 +50,12 @@ def test_preflight_pauses_for_the_login_then_resumes_from_an_answers_file(demo, 
     assert [q["key"] for q in paused["questions"]] == ["credentials.email", "credentials.password"]
     assert paused["questions"][1]["kind"] == "secret"
     assert all(q["question"] and q["why"] for q in paused["questions"])
+    assert paused["extra_info_needed_from_human"] == paused["questions"]  # seed 000's name for a pause
+    # What the preflight found before it paused comes with the questions: where the app runs and its login wall.
+    found = paused["context_collection"]
+    assert found["resolved_base_url"].rstrip("/") == demo.base_url.rstrip("/") and found["confidence"]["base_url"] > 0
+    assert found["auth_state"]["requires_login"] is True
+    assert [q["info_needed"] for q in found["questions"]] == [["credentials.email"], ["credentials.password"]]
     assert "--answers" in first.stderr and "Traceback" not in first.stderr
 
     # (c) A malformed answers file is refused with the file named; the paused job is still there to resume.

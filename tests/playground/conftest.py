@@ -51,7 +51,7 @@ class Bench:
 
 
 @pytest.fixture
-async def bench(tmp_path):
+async def bench(tmp_path, browser_info):
     made = await Bench(tmp_path / "p.studio").open()
     yield made
     await made.close()

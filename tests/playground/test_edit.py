@@ -112,11 +112,15 @@ async def test_edit_of_selected_cases_only(bench, demo):
 
 
 async def test_an_unchanged_app_edits_nothing_and_secrets_stay_out_of_the_project(bench, demo):
-    """The agent's own "/admin is denied to viewer" case expects the 403: it is not a change."""
+    """A permissions case that expects the 403 (as the agent writes them) is not made stale by it."""
     user = demo.create_user()
     await bench.run("new_test_case", demo, user, request="disputes wizard")
+    # NEW_TEST_CASE keeps to the requested area: no "/admin is denied" case for a wizard request.
+    assert not any("/admin" in c.title for c in bench.project.cases.cases())
+    bench.project.cases.save_case(hand_written("t-admin", "/admin is denied to viewer", demo.base_url, "/admin", [
+        CaseStep(action="navigate", url="/admin"), CaseStep(action="expect_text", data="Access Denied")]),
+        "tester", "written by hand")
     before = {c.id: c.version for c in bench.project.cases.cases()}
-    assert any(c.title == "/admin is denied to viewer" for c in bench.project.cases.cases())
     job = await bench.run("edit_test_case", demo, user)
     assert job.status == "completed" and job.context.detected_changes == [] and job.result["edits"] == []
     assert {c.id: c.version for c in bench.project.cases.cases()} == before

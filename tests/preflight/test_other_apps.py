@@ -63,12 +63,12 @@ async def test_an_entry_point_that_answers_404_after_the_visit_asks_which_page(h
     assert job.status == "completed" and job.context.candidate_entry_points[0].url == "/transfers"
 
 
-def stored_case(case_id, base_url, path, fields=()):
+def stored_case(case_id, base_url, path, fields=(), steps=()):
     import time
 
     from studio.models.testcase import CaseStep, FieldSpec, Grounding, TestCase
 
-    return TestCase(id=case_id, title=f"{path} as written", steps=[CaseStep(action="navigate", url=path)],
+    return TestCase(id=case_id, title=f"{path} as written", steps=[CaseStep(action="navigate", url=path), *steps],
                     expected_results=["as written"], priority="P2", gap_type="happy_path", status="active",
                     origin="tester", updated_at=time.time() * 1000,
                     grounding=Grounding(page_url=base_url + path,
@@ -79,7 +79,20 @@ async def test_change_detection_on_a_changed_app(harness, app):
     workspace = [Answer(key="tenant", value="Acme Corp")]
     first = await harness.preflight.resume(await harness.preflight.start(app.base_url), workspace)
     assert first.status == "completed" and "Team" in first.context.ui_map.top_nav
-    for case in (stored_case("t-team", app.base_url, "/team", [("Name", "text", True), ("Email", "email", True)]),
+    from studio.models.locator import LocatorSpec, LocatorStep
+    from studio.models.testcase import CaseStep
+
+    def label(name: str) -> LocatorSpec:
+        return LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=name, exact=True)])
+
+    invite = [CaseStep(action="fill", target="Name", locator=label("Name"), data="Pat"),
+              CaseStep(action="fill", target="Email", locator=label("Email"), data="pat@example.com"),
+              CaseStep(action="click", target="the Invite button", locator=LocatorSpec(
+                  strategy="role", steps=[LocatorStep(kind="role", role="button", name="Invite", exact=True)]))]
+    fields = [("Name", "text", True), ("Email", "email", True)]
+    for case in (stored_case("t-team", app.base_url, "/team", fields, invite),
+                 # only opens the page: the form's changes do not impact it, the hidden link does
+                 stored_case("t-team-opens", app.base_url, "/team", fields),
                  stored_case("t-users", app.base_url, "/manage/users"),
                  stored_case("t-reports", app.base_url, "/reports"),
                  stored_case("t-broken", app.base_url, "/broken")):
@@ -90,10 +103,11 @@ async def test_change_detection_on_a_changed_app(harness, app):
     job = await harness.preflight.resume(await harness.preflight.start(app.base_url), workspace)
     assert job.status == "completed", job.pending
     found = {(c.type, tuple(c.impacted_testcase_ids)) for c in job.context.detected_changes}
-    assert found == {("entry_point_hidden", ("t-team",)), ("form_field_changed", ("t-team",)),
+    assert found == {("entry_point_hidden", ("t-team", "t-team-opens")), ("form_field_changed", ("t-team",)),
                      ("form_field_removed", ("t-team",)), ("form_field_added", ("t-team",)),
                      ("permission_changed", ("t-users",)), ("entry_point_missing", ("t-reports",)),
-                     ("entry_point_unreachable", ("t-broken",))}
+                     ("entry_point_unreachable", ("t-broken",)),
+                     ("element_missing", ("t-team",))}  # its Email field step can no longer be done
     hidden = next(c for c in job.context.detected_changes if c.type == "entry_point_hidden")
     assert "/team still answers 200" in hidden.evidence and "Top nav › Team" in hidden.evidence
     # the structured details sit beside the seed's evidence, in the job's state
