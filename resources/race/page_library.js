@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__pfs) return;
 
-  const state = { next: 1, byRef: new Map(), byElement: new WeakMap() };
+  const state = { next: 1, byRef: new Map(), byElement: new WeakMap(), listened: new WeakSet() };
 
   // -- refs -----------------------------------------------------------------------------------
   function refOf(el) {
@@ -51,7 +51,11 @@
   const NAME_FROM_CONTENT = new Set([
     'button', 'link', 'heading', 'checkbox', 'radio', 'option', 'tab', 'menuitem', 'menuitemcheckbox',
     'menuitemradio', 'treeitem', 'cell', 'columnheader', 'rowheader', 'switch', 'status', 'alert', 'tooltip', 'row',
+    'listitem',
   ]);
+  // A list item's or table row's name is its text cut here: enough to tell items apart (on a 5000-control admin table
+  // full row names make the snapshot 15 % larger); get_descendants on the item gives each part in full.
+  const ITEM_NAME = 60;
 
   function roleOf(el) {
     const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
@@ -88,6 +92,13 @@
     }).join(' ');
   }
 
+  function textOf(el) {
+    return el.innerText !== undefined ? el.innerText : el.textContent;
+  }
+
+  // The accessible name as browsers compute it (aria-labelledby, aria-label, <label for> and wrapping labels,
+  // content for the roles named by it), with one addition: a checkbox or radio without any label is named by what
+  // a tester reads beside it (TodoMVC's sibling <label>).
   function nameOf(el, role) {
     const labelledBy = el.getAttribute('aria-labelledby');
     if (labelledBy) {
@@ -100,14 +111,14 @@
     if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') {
       const type = (el.getAttribute('type') || '').toLowerCase();
       if (tag === 'INPUT' && (type === 'submit' || type === 'button' || type === 'reset')) return clean(el.value);
-      if (el.labels && el.labels.length) return clean([...el.labels].map((l) => l.innerText || l.textContent).join(' '));
-      return clean(el.getAttribute('title') || el.getAttribute('placeholder') || '');
+      if (el.labels && el.labels.length) return clean([...el.labels].map(textOf).join(' '));
+      const titled = clean(el.getAttribute('title') || el.getAttribute('placeholder') || '');
+      if (titled || (role !== 'checkbox' && role !== 'radio')) return titled;
+      return clean(besideText(el));
     }
     if (tag === 'IMG') return clean(el.getAttribute('alt') || el.getAttribute('title') || '');
     if (role && NAME_FROM_CONTENT.has(role)) {
-      // A row's name is all its cells: 60 characters tell rows apart (on a 5000-control admin table the full
-      // names make the snapshot 15 % larger); get_descendants on the row gives each cell's text in full.
-      const text = clean(el.innerText !== undefined ? el.innerText : el.textContent, role === 'row' ? 60 : 100);
+      const text = clean(textOf(el), role === 'row' || role === 'listitem' ? ITEM_NAME : 100);
       if (text) return text;
       const img = el.querySelector('img[alt]');
       if (img) return clean(img.getAttribute('alt'));
@@ -115,6 +126,30 @@
     if (tag === 'IFRAME') return clean(el.getAttribute('title') || '');
     if (tag === 'TABLE' && el.caption) return clean(el.caption.textContent);
     return clean(el.getAttribute('title') || '');
+  }
+
+  // The text beside an unlabelled checkbox or radio: a <label> of nobody else in its list item or row (the nearest
+  // after it, else before it), else the first text after it there.
+  function besideText(el) {
+    const scope = el.closest('li, tr, [role="listitem"], [role="row"], [role="option"], [role="treeitem"]') || el.parentElement;
+    if (!scope) return '';
+    const labels = [...scope.querySelectorAll('label')].filter((label) => !label.control || label.control === el);
+    const after = labels.find((label) => el.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const label = after || labels[labels.length - 1];
+    if (label) return textOf(label);
+    const walker = el.ownerDocument.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+    walker.currentNode = el;
+    while (walker.nextNode()) {
+      const text = clean(walker.currentNode.data);
+      if (text) return text;
+    }
+    return '';
+  }
+
+  // What an element without a role says (a <label>, a status line, a score): its text when short.
+  function shortText(el) {
+    if (el.textContent.length > 1000) return '';
+    return clean(textOf(el));
   }
 
   function testIdOf(el) {
@@ -131,32 +166,14 @@
   function info(el, depth) {
     const role = roleOf(el);
     const result = {
-      ref: refOf(el), tag: el.tagName.toLowerCase(), role, name: nameOf(el, role) || null,
+      ref: refOf(el), tag: el.tagName.toLowerCase(), role, name: nameOf(el, role) || (role ? '' : shortText(el)) || null,
       testId: testIdOf(el), id: el.id || null, classes: [...el.classList], childCount: el.children.length,
     };
     if (depth !== undefined) result.depth = depth;
     return result;
   }
 
-  // -- snapshot --------------------------------------------------------------------------------
-  function stateText(el, role) {
-    const parts = [];
-    if (el.disabled || el.getAttribute('aria-disabled') === 'true') parts.push('disabled');
-    if (role === 'checkbox' || role === 'radio' || role === 'switch') {
-      if (el.checked || el.getAttribute('aria-checked') === 'true') parts.push('checked');
-    }
-    const expanded = el.getAttribute('aria-expanded');
-    if (expanded === 'true') parts.push('expanded');
-    else if (expanded === 'false') parts.push('collapsed');
-    if (el.selected || el.getAttribute('aria-selected') === 'true') parts.push('selected');
-    if (el.getAttribute('aria-busy') === 'true') parts.push('busy');
-    if ((role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') && el.value) {
-      // Never put what was typed into a password field into a snapshot.
-      parts.push(el.type === 'password' ? 'filled' : 'value=' + JSON.stringify(clean(el.value, 40)));
-    }
-    return parts.length ? ' [' + parts.join(', ') + ']' : '';
-  }
-
+  // -- what the snapshot (page_snapshot.js) shares ------------------------------------------------
   function meaningful(el, role) {
     if (testIdOf(el)) return true;
     if (!role) return el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
@@ -171,41 +188,6 @@
     if (node.shadowRoot) list.push(...node.shadowRoot.children);
     list.push(...node.children);
     return list;
-  }
-
-  function snapshot() {
-    const lines = ['# ' + document.title + ' — ' + location.href, '# role "name" ref #testid [states]'];
-    let count = 0;
-    function walk(el, indent) {
-      if (hidden(el)) return;
-      const role = roleOf(el);
-      let inner = indent;
-      if (meaningful(el, role)) {
-        count += 1;
-        let line = indent + (role || el.tagName.toLowerCase());
-        if (role === 'heading') line += (el.getAttribute('aria-level') || el.tagName.slice(1));
-        const name = nameOf(el, role);
-        if (name) line += ' ' + JSON.stringify(name);
-        line += ' ' + refOf(el);
-        const testId = testIdOf(el);
-        if (testId) line += ' #' + testId;
-        line += stateText(el, role);
-        lines.push(line);
-        inner = indent + ' ';
-        // Interactive leaves carry their own name; their inner markup adds nothing an agent can act on.
-        if (INTERACTIVE.has(role) && role !== 'listbox' && !el.querySelector('[data-testid], input, button, a[href], select, textarea')) return;
-      }
-      if (el.tagName === 'IFRAME') {
-        try {
-          const doc = el.contentDocument;
-          if (doc && doc.documentElement) walk(doc.documentElement, inner);
-        } catch (error) { /* a cross-origin frame is not ours to read */ }
-        return;
-      }
-      for (const child of children(el)) walk(child, inner);
-    }
-    if (document.body) walk(document.body, '');
-    return { text: lines.join('\n'), refCount: count, url: location.href, title: document.title, next: state.next };
   }
 
   // -- exploration -----------------------------------------------------------------------------
@@ -289,19 +271,161 @@
     return false;
   }
 
+  // The offset of the element's document in the top document (same-origin frames).
+  function frameOffset(el) {
+    let x = 0, y = 0;
+    let win = el.ownerDocument.defaultView;
+    while (win && win.frameElement) {
+      const frame = win.frameElement;
+      const frameRect = frame.getBoundingClientRect();
+      x += frameRect.left + frame.clientLeft;
+      y += frameRect.top + frame.clientTop;
+      win = frame.ownerDocument.defaultView;
+    }
+    return { x, y };
+  }
+
+  // The part of a convex polygon inside the viewport (Sutherland–Hodgman against its four edges).
+  function clipToViewport(points) {
+    const edges = [
+      (p) => p.x >= 0, (p) => p.x <= innerWidth, (p) => p.y >= 0, (p) => p.y <= innerHeight,
+    ];
+    const meet = (a, b, edge) => {
+      // Where segment a→b crosses the edge's line.
+      const bound = [0, innerWidth, 0, innerHeight][edge];
+      const t = edge < 2 ? (bound - a.x) / (b.x - a.x) : (bound - a.y) / (b.y - a.y);
+      return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
+    };
+    let list = points;
+    for (let edge = 0; edge < 4 && list.length; edge++) {
+      const inside = edges[edge];
+      const out = [];
+      for (let i = 0; i < list.length; i++) {
+        const current = list[i], previous = list[(i + list.length - 1) % list.length];
+        if (inside(current)) {
+          if (!inside(previous)) out.push(meet(previous, current, edge));
+          out.push(current);
+        } else if (inside(previous)) {
+          out.push(meet(previous, current, edge));
+        }
+      }
+      list = out;
+    }
+    return list;
+  }
+
+  // Area and centroid of a polygon.
+  function centroid(points) {
+    let area = 0, x = 0, y = 0;
+    for (let i = 0; i < points.length; i++) {
+      const a = points[i], b = points[(i + 1) % points.length];
+      const step = a.x * b.y - b.x * a.y;
+      area += step;
+      x += (a.x + b.x) * step;
+      y += (a.y + b.y) * step;
+    }
+    area /= 2;
+    return area ? { area: Math.abs(area), x: x / (6 * area), y: y / (6 * area) } : { area: 0, x: 0, y: 0 };
+  }
+
+  // Where to click: the middle of the first of the element's boxes whose part inside the viewport is more than a
+  // pixel, as Playwright picks it (a link wrapped over two lines has a box per line, and the middle of their bounding
+  // box can be the gap between them). `quads` are the element's transformed boxes from CDP (DOM.getContentQuads):
+  // the point is the centre of the first one's part inside the viewport, which is the quad's middle when it is
+  // wholly in view (Playwright's point, after it scrolled there) and still on the element when the viewport cuts it.
+  // Also says whether the point needs the quads.
+  function clickPointOf(el, quads) {
+    if (quads) {
+      for (const quad of quads) {
+        const visible = clipToViewport([0, 2, 4, 6].map((i) => ({ x: quad[i], y: quad[i + 1] })));
+        const middle = centroid(visible);
+        if (middle.area > 0.99) return { point: { x: middle.x, y: middle.y }, needsQuads: false };
+      }
+      return { point: null, needsQuads: false };
+    }
+    const offset = frameOffset(el);
+    let boxes = [...el.getClientRects()];
+    if (!boxes.length) boxes = [el.getBoundingClientRect()];
+    for (const box of boxes) {
+      const x = box.left + offset.x, y = box.top + offset.y;
+      const left = Math.max(x, 0), top = Math.max(y, 0);
+      const right = Math.min(x + box.width, innerWidth), bottom = Math.min(y + box.height, innerHeight);
+      if ((right - left) * (bottom - top) <= 0.99 || right <= left || bottom <= top) continue;
+      const point = { x: (left + right) / 2, y: (top + bottom) / 2 };
+      // A box is the bounding box of a transformed quad: its middle is the quad's own for a 2D transform, unless the
+      // viewport cuts it (the cut box's middle can be in a corner the rotated element does not cover).
+      const cut = left !== x || top !== y || right !== x + box.width || bottom !== y + box.height;
+      const transform = transformOf(el);
+      return { point, needsQuads: !!transform && (cut || transform === '3d') && el.ownerDocument === document };
+    }
+    return { point: null, needsQuads: false };
+  }
+
   function clickPoint(el) {
-    const box = topRect(el);
-    const left = Math.max(box.x, 0), top = Math.max(box.y, 0);
-    const right = Math.min(box.x + box.width, innerWidth), bottom = Math.min(box.y + box.height, innerHeight);
-    if (right <= left || bottom <= top) return null;
-    return { x: (left + right) / 2, y: (top + bottom) / 2 };
+    return clickPointOf(el).point;
+  }
+
+  // Whether the element or an ancestor is transformed: null, '2d', or '3d' (a perspective or 3D matrix).
+  function transformOf(el) {
+    let found = null;
+    for (let node = el; node && node.nodeType === 1; node = parentOf(node)) {
+      const style = getComputedStyle(node);
+      if (style.transform.startsWith('matrix3d') || style.perspective !== 'none') return '3d';
+      if (style.transform !== 'none' || style.rotate !== 'none' || style.scale !== 'none' || style.translate !== 'none') found = '2d';
+    }
+    return found;
+  }
+
+  // -- visibility ------------------------------------------------------------------------------
+  // Visible as Playwright judges it: rendered (not display:none, not in a closed <details> or content-visibility:hidden
+  // subtree), visibility:visible, and a non-empty box. Opacity 0 is visible (it still takes clicks).
+  function isVisible(el) {
+    const style = getComputedStyle(el);
+    if (style.display === 'contents') {
+      return [...el.childNodes].some((child) => (child.nodeType === 1 && isVisible(child))
+        || (child.nodeType === 3 && child.data.trim()));
+    }
+    if (el.checkVisibility && !el.checkVisibility()) return false;
+    if (style.visibility !== 'visible') return false;
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && box.height > 0;
+  }
+
+  // The element that hides `el`: the nearest one (itself or an ancestor) with display:none, content-visibility:hidden
+  // or a closed <details> around it; else the one visibility:hidden is inherited from.
+  function hiderOf(el, style) {
+    let child = null;
+    for (let node = el; node && node.nodeType === 1; child = node, node = parentOf(node)) {
+      const own = node === el ? style : getComputedStyle(node);
+      if (own.display === 'none') return node;
+      if (node !== el && own.contentVisibility === 'hidden') return node;
+      if (node !== el && node.tagName === 'DETAILS' && !node.open && !(child && child.tagName === 'SUMMARY'
+        && child === node.querySelector(':scope > summary'))) return node;
+    }
+    if (style.visibility === 'visible') return null;
+    let setter = el;
+    for (let node = parentOf(el); node && node.nodeType === 1 && getComputedStyle(node).visibility === style.visibility; node = parentOf(node)) {
+      setter = node;
+    }
+    return setter;
+  }
+
+  // A control drawn by its label (a 1×1, transparent or clipped checkbox with a visible <label>): the label is what
+  // a user clicks, and a click on it acts on the control.
+  function clickTarget(el) {
+    if (!el.labels || !el.labels.length) return el;
+    const style = getComputedStyle(el);
+    const box = el.getBoundingClientRect();
+    const drawnByLabel = style.opacity === '0' || box.width <= 1 || box.height <= 1
+      || (style.clip !== 'auto' && style.clip !== '') || style.clipPath !== 'none';
+    if (!drawnByLabel || !isVisible(el)) return el;
+    return [...el.labels].find((label) => isVisible(label)) || el;
   }
 
   // -- observations ----------------------------------------------------------------------------
-  function coverage(el, ref, now) {
-    // elementCenter is the click point: the centre of the element's part inside the viewport, where the hit test
-    // is made (the box centre when the element is wholly in view).
-    const point = clickPoint(el);
+  function coverage(el, ref, now, point) {
+    // elementCenter is the click point, where the hit test is made: the middle of the element's first box inside the
+    // viewport (see clickPointOf). `el` is what is clicked: the element, or the label of a control drawn by it.
     if (!point) return null;
     const hit = hitTarget(point.x, point.y);
     if (!hit) return null;
@@ -313,7 +437,7 @@
         ref: refOf(hit), tag: hit.tagName.toLowerCase(), testId: testIdOf(hit), id: hit.id || null,
         className: className || null, zIndex: style.zIndex, opacity: style.opacity, display: style.display,
       },
-      targetElement: { ref, tag: el.tagName.toLowerCase(), testId: testIdOf(el) },
+      targetElement: { ref: refOf(el), tag: el.tagName.toLowerCase(), testId: testIdOf(el) },
       isTargetOrDescendant: hit === el || containsDeep(el, hit),
     };
   }
@@ -360,8 +484,10 @@
 
   function navigation(el, ref, now) {
     let link = null;
+    // An <a> without href is not a link (it navigates nowhere; pages use it as a button): only an href or role=link is.
     for (let node = el; node; node = parentOf(node)) {
-      if (node.tagName === 'A' || (node.getAttribute && node.getAttribute('role') === 'link')) { link = node; break; }
+      if (((node.tagName === 'A' || node.tagName === 'AREA') && node.hasAttribute('href'))
+        || (node.getAttribute && node.getAttribute('role') === 'link')) { link = node; break; }
     }
     if (!link) return null;
     return {
@@ -411,6 +537,21 @@
     };
   }
 
+  function visibility(el, ref, now) {
+    const style = getComputedStyle(el);
+    const box = el.getBoundingClientRect();
+    const hider = hiderOf(el, style);
+    const hiderStyle = hider ? getComputedStyle(hider) : null;
+    return {
+      type: 'visibility', ref, observedAt: now, isVisible: isVisible(el), display: style.display,
+      visibility: style.visibility, opacity: style.opacity, size: { width: box.width, height: box.height },
+      hiddenBy: hider ? {
+        ref: refOf(hider), tag: hider.tagName.toLowerCase(), testId: testIdOf(hider), display: hiderStyle.display,
+        visibility: hiderStyle.visibility, isTarget: hider === el,
+      } : null,
+    };
+  }
+
   function pointerEvents(el, ref, now) {
     const value = getComputedStyle(el).pointerEvents;
     return value === 'none' ? { type: 'pointer_events', ref, observedAt: now, pointerEvents: value } : null;
@@ -418,7 +559,8 @@
 
   // mode "action": only the facts that stand between the action and its success.
   // mode "state": every fact about the element (observe_element_state).
-  function observe(ref, mode) {
+  // `quads`: the click target's transformed boxes, fetched by the engine when a first call said it needs them.
+  function observe(ref, mode, quads) {
     const now = Date.now();
     const found = resolve(ref);
     if (found.unknown) return { status: 'unknown' };
@@ -427,10 +569,15 @@
     const list = [];
     const all = mode === 'state';
     if (all) list.push({ type: 'attachment', ref, observedAt: now, isConnected: true });
-    const view = viewport(el, ref, now);
-    const cover = coverage(el, ref, now);
+    const seen = visibility(el, ref, now);
+    // A hidden element has no click point worth hit-testing (what is there is whatever lies under it).
+    if (all || !seen.isVisible) list.push(seen);
+    const target = clickTarget(el);
+    const { point, needsQuads } = clickPointOf(target, quads || null);
+    const view = viewport(target, ref, now);
+    const cover = seen.isVisible ? coverage(target, ref, now, point) : null;
     if (cover && (all || !cover.isTargetOrDescendant)) list.push(cover);
-    for (const animation of animations(el, ref, now, !all)) list.push(animation);
+    for (const animation of animations(target, ref, now, !all)) list.push(animation);
     const nav = navigation(el, ref, now);
     if (nav) list.push(nav);
     if (all) list.push(view);
@@ -441,7 +588,7 @@
     if (aria) list.push(aria);
     const pointer = pointerEvents(el, ref, now);
     if (pointer) list.push(pointer);
-    return { status: 'ok', observations: list, point: clickPoint(el), inViewport: view.inViewport, next: state.next };
+    return { status: 'ok', observations: list, point, inViewport: view.inViewport, needsQuads, next: state.next };
   }
 
   // -- helpers for actions, locators, the inspector and the recorder ----------------------------
@@ -521,7 +668,10 @@
 
   globalThis.__pfs = {
     setStart(start) { if (start > state.next) state.next = start; return state.next; },
-    snapshot,
+    // Elements with click listeners of the page's own scripts, which a world cannot see: the engine finds them
+    // over CDP (DOMDebugger.getEventListeners) and hands them over before each snapshot.
+    markClickListeners(nodes) { state.listened = new WeakSet(nodes); return nodes.length; },
+    clickTargetOf: (ref) => { const found = resolve(ref); return found.el ? clickTarget(found.el) : null; },
     info: (ref) => withEl(ref, (el) => info(el)),
     ancestors: (ref) => withEl(ref, ancestors),
     siblings: (ref) => withEl(ref, siblings),
@@ -545,9 +695,10 @@
       return { status: 'ok', value: info(matches[0]), count: matches.length, next: state.next };
     },
     scrollIntoView: (ref) => withEl(ref, (el) => {
-      const point = clickPoint(el);
-      if (!point) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      return clickPoint(el);
+      const target = clickTarget(el);
+      const point = clickPoint(target);
+      if (!point) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      return clickPoint(target);
     }),
     notTextEntry: (ref) => withEl(ref, notTextEntry),
     focus: (ref) => withEl(ref, (el) => { el.focus(); return document.activeElement === el || el.contains(document.activeElement); }),
@@ -561,6 +712,19 @@
       return { value: option.value };
     }),
     checked: (ref) => withEl(ref, (el) => !!el.checked || el.getAttribute('aria-checked') === 'true'),
+    // Visible as Playwright means it (a non-empty box, not display:none or visibility:hidden); a removed element is not.
+    visible(ref) {
+      const found = resolve(ref);
+      if (found.unknown) return { status: 'unknown' };
+      if (found.gone) return { status: 'ok', value: false };
+      const box = found.el.getBoundingClientRect(), el = found.el;
+      return { status: 'ok', value: box.width > 0 && box.height > 0 && !(el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) };
+    },
     liveTexts,
+    // For page_snapshot.js, installed right after this file in the same world.
+    _internals: {
+      state, refOf, roleOf, nameOf, clean, shortText, testIdOf, meaningful, isVisible, clickTarget,
+      INTERACTIVE, NAME_FROM_CONTENT,
+    },
   };
 })();

@@ -53,7 +53,8 @@ class ElementAtPoint(_Fact):
 
 
 class TargetElement(_Fact):
-    """The element the action was aimed at."""
+    """The element the action was aimed at: the element itself, or the visible <label> of a control drawn by its
+    label (a 1×1, transparent or clipped checkbox), which is what a click lands on."""
 
     ref: str
     tag: str
@@ -206,6 +207,41 @@ class AriaStateObservation(_Fact):
     setBy: str | None = Field(default=None, description="Ref of the ancestor that sets a state, when not the element.")
 
 
+class Size(_Fact):
+    width: float
+    height: float
+
+
+class HidingElement(_Fact):
+    """The element that hides the target: itself or an ancestor, with its own computed display and visibility."""
+
+    ref: str
+    tag: str
+    testId: str | None = None
+    display: str
+    visibility: str
+    isTarget: bool
+
+
+class VisibilityObservation(_Fact):
+    """Whether the element is visible as Playwright judges it (rendered, `visibility: visible`, a non-empty box;
+    opacity 0 counts as visible), with its own computed style and what hides it. A hidden element blocks pointer
+    actions and typing, as Playwright waits for visibility."""
+
+    type: Literal["visibility"] = "visibility"
+    ref: str
+    observedAt: float
+    isVisible: bool
+    display: str = Field(description="The element's own computed display (an ancestor's display:none leaves it as is).")
+    visibility: str
+    opacity: str
+    size: Size = Field(description="The element's box in CSS pixels (0×0 when it is not rendered).")
+    hiddenBy: HidingElement | None = Field(default=None, description=(
+        "The nearest element (the target or an ancestor) with display:none, content-visibility:hidden or a closed "
+        "<details> around the target; else the one the target's visibility:hidden is inherited from. Null when "
+        "nothing hides it (or only its empty box does)."))
+
+
 class PointerEventsObservation(_Fact):
     """The element does not take pointer events (pointer-events: none on it or inherited)."""
 
@@ -225,16 +261,18 @@ Observation = Annotated[
         InputStateObservation,
         AriaStateObservation,
         PointerEventsObservation,
+        VisibilityObservation,
     ],
     Field(discriminator="type"),
 ]
 OBSERVATIONS: TypeAdapter[list[Observation]] = TypeAdapter(list[Observation])
 
-ActionName = Literal["click", "type", "fill", "hover", "select", "check", "press"]
+ActionName = Literal["click", "type", "fill", "hover", "select", "check", "press", "dblclick", "uncheck", "drag"]
 # Seed 001: browser_click answers {"clicked": ...}; the other actions follow the same style.
 ACTION_FLAG: dict[str, str] = {
     "click": "clicked", "type": "typed", "fill": "filled", "hover": "hovered",
-    "select": "selected", "check": "checked", "press": "pressed",
+    "select": "selected", "check": "checked", "press": "pressed", "dblclick": "doubleClicked",
+    "uncheck": "unchecked", "drag": "dragged",
 }
 
 

@@ -103,7 +103,7 @@ def fact_line(item: Observation) -> str:
             link = item.linkAncestor
             where = "is a link" if link.isTarget else f"is inside link {describe_element(link.tag, link.ref)}"
             target = f" (target {link.target})" if link.target else ""
-            return f"navigation: the element {where} to {link.href}{target}"
+            return f"navigation: the element {where} to {link.href or '(no href)'}{target}"
         case "viewport":
             box = item.boundingBox
             return (f"viewport: {'in view' if item.inViewport else 'out of view'}, "
@@ -124,6 +124,16 @@ def fact_line(item: Observation) -> str:
             return f"aria state: {flags}" + (f" (set by {item.setBy})" if item.setBy else "")
         case "pointer_events":
             return f"pointer events: pointer-events is {item.pointerEvents}"
+        case "visibility":
+            own = (f"display {item.display}, visibility {item.visibility}, opacity {item.opacity}, "
+                   f"box {item.size.width:.0f}x{item.size.height:.0f}")
+            if item.isVisible:
+                return f"visibility: visible; {own}"
+            hider = item.hiddenBy
+            if hider is None:
+                return f"visibility: not visible (an empty box); {own}"
+            by = "itself" if hider.isTarget else f"ancestor {describe_element(hider.tag, hider.ref, hider.testId)}"
+            return f"visibility: hidden by {by} (display {hider.display}, visibility {hider.visibility}); {own}"
     return f"{item.type}: {item.model_dump_json()}"
 
 

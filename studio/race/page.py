@@ -28,7 +28,8 @@ class RacePage:
     async def snapshot(self) -> PageSnapshot:
         """A compact snapshot: one line per meaningful element with its ref, role, name, test id and states."""
         self._alive()
-        result = await self.world.call("snapshot", during="taking the snapshot")
+        listened = await self.world.mark_click_listeners()
+        result = await self.world.call("snapshot", listened, during="taking the snapshot")
         return PageSnapshot(url=result["url"], title=result["title"], text=result["text"], refCount=result["refCount"])
 
     async def info(self, ref: str) -> ElementInfo:
@@ -55,15 +56,24 @@ class RacePage:
 
     async def observe(self, ref: str) -> list[Observation]:
         """observe_element_state: every fact about the element, without acting and without changing the page."""
-        await self.world.prepare(ref)
-        result = await self.world.call("observe", ref, "state", during=f"observing {ref}")
+        result = await self._observe(ref, "state", f"observing {ref}")
         return self._observations(ref, result)
 
     async def observe_for_action(self, ref: str) -> tuple[list[Observation], dict | None]:
         """The facts that stand between an action and its success, and the click point (None off screen)."""
-        await self.world.prepare(ref)
-        result = await self.world.call("observe", ref, "action", during=f"checking {ref}")
+        result = await self._observe(ref, "action", f"checking {ref}")
         return self._observations(ref, result), result.get("point")
+
+    async def _observe(self, ref: str, mode: str, during: str) -> dict:
+        await self.world.prepare(ref)
+        result = await self.world.call("observe", ref, mode, None, during=during)
+        if isinstance(result, dict) and result.get("needsQuads"):
+            # A transformed element cut by the viewport: its box's middle can be a corner it does not cover, so
+            # hit-test and click where Playwright would, at the middle of its transformed quad.
+            quads = await self.world.content_quads(ref, during)
+            if quads:
+                result = await self.world.call("observe", ref, mode, quads, during=during)
+        return result
 
     def _observations(self, ref: str, result: dict) -> list[Observation]:
         if result.get("status") == "unknown":

@@ -37,9 +37,22 @@ _CLOSED = ("Target page, context or browser has been closed", "Target closed", "
 _REF = re.compile(r"^e(\d+)$")
 
 
+# Page scripts' listeners that make an element clickable (a world cannot see them; CDP can).
+CLICK_EVENTS = frozenset({"click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart"})
+# How many listening elements one snapshot hands to the library: resolving each costs a CDP round trip, and a page
+# with more is one whose controls are buttons and links anyway (a listener on every row's button).
+LISTENER_LIMIT = 200
+LISTENER_DOCUMENT_LIMIT = 3000  # elements; a larger document is not walked for listeners
+_OBJECTS = "preflight-studio-objects"
+_LISTENING = "preflight-studio-listening"  # handles of listening elements, kept until the next snapshot
+_DOCUMENT = "preflight-studio-document"  # the document's handle, gone with its world
+
+
 @lru_cache(maxsize=1)
 def library_source() -> str:
-    return resource_path("race", "page_library.js").read_text(encoding="utf-8")
+    """The library and its snapshot, installed together in one evaluation."""
+    return "\n".join(resource_path("race", name).read_text(encoding="utf-8")
+                     for name in ("page_library.js", "page_snapshot.js"))
 
 
 class IsolatedWorld:
@@ -53,6 +66,7 @@ class IsolatedWorld:
         self._cdp: CDPSession | None = None
         self._context_id: int | None = None
         self._floor = first_ref  # the first ref number of the current document
+        self._document: tuple[int, str] | None = None  # (world context id, the document's object id)
         self._next = first_ref  # the next ref number the library will issue
 
     @property
@@ -64,6 +78,11 @@ class IsolatedWorld:
         """Run a library function; a lost document is re-installed once for calls that name no ref."""
         expression = f"globalThis.__pfs.{function}({', '.join(json.dumps(arg) for arg in args)})"
         names_a_ref = any(isinstance(arg, str) and _REF.match(arg) for arg in args)
+        return await self.evaluate(expression, during, names_a_ref=names_a_ref)
+
+    async def evaluate(self, expression: str, during: str = "checking the page", names_a_ref: bool = False) -> Any:
+        """Run an expression in the world (another studio script, e.g. the recorder's outcome probe, brings its own
+        source); the same retries and errors as `call`."""
         for attempt in (1, 2):
             context_id = await self._ensure()
             try:
@@ -90,6 +109,70 @@ class IsolatedWorld:
                 self._next = max(self._next, value["next"])
             return value
         raise AssertionError("unreachable")
+
+    async def mark_click_listeners(self, during: str = "finding clickable elements") -> bool:
+        """Hand the library the elements that page scripts gave click listeners (DOMDebugger.getEventListeners), for
+        the next snapshot to list as clickable; False when none listens (or the page moved on meanwhile)."""
+        context_id = await self._ensure()
+        try:
+            # A document past a few thousand elements is not walked: the walk costs seconds there, and the
+            # snapshot's pointer-cursor rule finds the clickables of such pages well enough.
+            size = await self._send("Runtime.evaluate", {"expression": "document.getElementsByTagName('*').length",
+                                                        "contextId": context_id, "returnByValue": True}, during)
+            if int(size.get("result", {}).get("value") or 0) > LISTENER_DOCUMENT_LIMIT:
+                return False
+            if self._document is None or self._document[0] != context_id:
+                # The page's own document (its main world: the page's listeners are registered there), read without
+                # piercing into other worlds and frames (a piercing walk crashed renderers of pages mid-hydration).
+                reply = await self._send("Runtime.evaluate", {"expression": "document", "objectGroup": _DOCUMENT},
+                                         during)
+                self._document = (context_id, reply["result"]["objectId"])
+            # One call at a time: the last snapshot's handles are released before the document is walked again.
+            await self._release(_LISTENING)
+            found = await self._send("DOMDebugger.getEventListeners", {"objectId": self._document[1], "depth": -1,
+                                                                       "pierce": False}, during)
+            nodes = list(dict.fromkeys(
+                item["backendNodeId"] for item in found.get("listeners", [])
+                if item.get("type") in CLICK_EVENTS and item.get("backendNodeId")))[:LISTENER_LIMIT]
+            if not nodes:
+                return False
+            resolved = await asyncio.gather(*(
+                self._send("DOM.resolveNode", {"backendNodeId": node, "executionContextId": context_id,
+                                               "objectGroup": _LISTENING}, during) for node in nodes),
+                return_exceptions=True)
+            handles = [{"objectId": item["object"]["objectId"]} for item in resolved
+                       if isinstance(item, dict) and item.get("object", {}).get("objectId")]
+            marked = await self._send("Runtime.callFunctionOn", {
+                "functionDeclaration": "function (...nodes) { return globalThis.__pfs.markClickListeners("
+                                       "nodes.filter((node) => node && node.nodeType === 1)); }",
+                "executionContextId": context_id, "arguments": handles, "returnByValue": True}, during)
+            return bool(marked.get("result", {}).get("value"))
+        except PlaywrightError:
+            return False
+
+    async def content_quads(self, ref: str, during: str = "measuring the element") -> list[list[float]] | None:
+        """The transformed boxes (DOM.getContentQuads, as Playwright clicks them) of what a click on `ref` aims at:
+        the element, or the label of a control drawn by it. None when it has none or the page moved on."""
+        context_id = await self._ensure()
+        try:
+            reply = await self._send("Runtime.evaluate", {
+                "expression": f"globalThis.__pfs.clickTargetOf({json.dumps(ref)})", "contextId": context_id,
+                "objectGroup": _OBJECTS}, during)
+            object_id = reply.get("result", {}).get("objectId")
+            if not object_id:
+                return None
+            quads = await self._send("DOM.getContentQuads", {"objectId": object_id}, during)
+            return quads.get("quads") or None
+        except PlaywrightError:
+            return None
+        finally:
+            await self._release(_OBJECTS)
+
+    async def _release(self, group: str) -> None:
+        try:
+            await self._send("Runtime.releaseObjectGroup", {"objectGroup": group}, "releasing page objects")
+        except (PlaywrightError, RaceError):
+            pass  # a closed page or a gone document has released them already
 
     def check_ref(self, ref: str) -> None:
         """Raise the right RaceError for a ref that cannot belong to the current document."""

@@ -112,6 +112,16 @@ def fact_sentence(fact: Observation) -> str:
             return f"ARIA: {', '.join(states) or 'no state'}{by}"
         case "pointer_events":
             return f"Ignores the pointer: pointer-events is {fact.pointerEvents}"
+        case "visibility":
+            if fact.isVisible:
+                return f"Visible: a {fact.size.width:.0f}×{fact.size.height:.0f} box, opacity {fact.opacity}"
+            hider = fact.hiddenBy
+            if hider is None:
+                return f"Not visible: its box is {fact.size.width:.0f}×{fact.size.height:.0f}"
+            style = f"display: {hider.display}" if hider.display == "none" else f"visibility: {hider.visibility}"
+            if hider.isTarget:
+                return f"Not visible: it has {style}"
+            return f"Not visible: its ancestor {element_label(hider.tag, hider.testId)} {hider.ref} has {style}"
     return fact.type
 
 
