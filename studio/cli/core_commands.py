@@ -27,6 +27,12 @@ def _race_bench() -> Callable[..., int]:
     return main
 
 
+def _mcp_bench() -> Callable[..., int]:
+    from studio.mcp.bench import main
+
+    return main
+
+
 def _preflight_bench() -> Callable[..., int]:
     from studio.preflight.bench import main
 
@@ -36,7 +42,7 @@ def _preflight_bench() -> Callable[..., int]:
 # target -> where its measuring main() comes from (loaded only when that bench runs)
 BENCH_TARGETS: dict[str, Callable[[], Callable[..., int]]] = {
     "live-view": _window_bench, "startup": _window_bench, "race": _race_bench, "snapshot": _race_bench,
-    "preflight": _preflight_bench,
+    "preflight": _preflight_bench, "mcp-click": _mcp_bench,
 }
 
 
@@ -168,7 +174,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--json", action="store_true", help="print only the JSON result")
     bench.add_argument("--seconds", type=float, default=5.0, help="how long to measure (live-view)")
     bench.add_argument("--runs", type=int, help="how many runs to measure (startup, preflight, snapshot: default 3; "
-                                                "race: samples per element, default 30)")
+                                                "race: samples per element, default 30; mcp-click: clicks per session, "
+                                                "default 20)")
     bench.add_argument("--sizes", help="snapshot: interactive elements per generated page, e.g. 100,1000 "
                                        "(default 100,1000,5000)")
     bench.set_defaults(handler=_bench)

@@ -32,7 +32,7 @@ _CLOSE_TIMEOUT_S = 15.0
 
 
 def build_server(contexts: BrowserContexts) -> MCPServer:
-    """An MCPServer with the ten browser tools; its lifespan closes `contexts` when the connection ends."""
+    """An MCPServer with the browser tools; its lifespan closes `contexts` when the connection ends."""
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[dict]:

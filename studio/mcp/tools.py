@@ -6,15 +6,18 @@ the same object as structured content); a ToolError becomes {"error": {"type", "
 from __future__ import annotations
 
 import inspect
-import json
 from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from studio.toolbelt import BrowserContexts, Toolbelt, ToolError, ToolReply
+from studio.mcp.input_tools import InputTools
+from studio.mcp.wire import ContextName, Ref, tool_result
+from studio.toolbelt import BrowserContexts, Toolbelt
+
+__all__ = ["INSTRUCTIONS", "BrowserTools", "tool_result"]
 
 INSTRUCTIONS = """\
 Preflight Studio drives a real Chromium for writing resilient Playwright tests. Facts, not interpretations.
@@ -24,40 +27,36 @@ page, and is opened by its first browser_navigate.
 were read from: after a navigation or a re-render, take a new snapshot.
 - get_ancestors / get_siblings / get_descendants show the structure around a ref, to scope locators by container \
 (e.g. a product card with its heading text) instead of nth().
-- browser_click / browser_type check the element before acting (race preflight). When something stands in the way \
-they do not act and answer {"clicked": false, "observations": [...]}: raw facts such as another element covering \
+- browser_click, browser_dblclick, browser_hover, browser_type, browser_press_key (with a ref), \
+browser_select_option, browser_check, browser_uncheck and browser_drag check the element before acting (race \
+preflight). When something stands in the way they do not act and answer e.g. {"clicked": false, "observations": \
+[...]}: raw facts such as another element covering \
 the click point, a running animation, a detached element, a link that will navigate, a busy or disabled state. \
 Interpret them and put the right wait into the test you write (e.g. covered by testId "loading-scrim" => expect \
 the scrim to be hidden before clicking). Every fact's ref is the element acted on; an animation fact's \
 animatedElement names the element running it (the target itself, or an ancestor such as a card fading in).
 - To go ahead after reading the facts, call the same tool on the same ref again: the facts count as acknowledged, \
 the action waits (up to 5 s) for transient conditions like overlays, animations and busy regions to clear, then \
-acts. A link's navigation fact is reported once; the repeated click follows the link. A detached element never \
-comes back: take a new snapshot and use the new ref.
+acts. A link's navigation fact is reported once; the repeated click follows the link. When the page replaces the \
+element (hydration, a re-render: the fact is attachment, isConnected false), the retry looks for its replacement \
+by the old element's locator or by the containers your last snapshot showed it in, acts on it, and says so: \
+reResolved {"from", "to", "locator"}, with ref the new element's. Without a container to tell it from look-alikes \
+it is not guessed: take a new snapshot and use the new ref.
+- browser_type with a trailing "\\n" (or submit: true) presses Enter after typing. browser_press_key without a ref \
+presses on whatever has the focus (arrow keys in a game). browser_wait_for waits for a text, an element's state or \
+the URL; browser_go_back is the Back button.
 - A snapshot of a very large page comes in parts: the answer says truncated, with nextOffset; call browser_snapshot \
 again with that offset, or get_descendants on a container's ref.
 - observe_element_state reports all facts without acting. disable_preflight_observation makes actions act at once.
 - Errors come back as {"error": {"type": ..., "message": ...}}; the message says what to do next. A page that \
 stops answering (a script stuck in a busy loop) gives type "timeout" and is closed: browser_navigate opens it again."""
 
-Ref = Annotated[str, Field(description="Element reference from browser_snapshot, e.g. 'e42'")]
-ContextName = Annotated[str, Field(description="Browser context name, e.g. 'default'; each name has its own cookies "
-                                               "and page")]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 ACTING = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
 
 
-def tool_result(reply: ToolReply) -> CallToolResult:
-    """One compact JSON text block; objects are also given as structured content."""
-    payload = reply.to_json()
-    text = json.dumps(payload, ensure_ascii=False)
-    structured = payload if isinstance(payload, dict) else None
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured,
-                          is_error=isinstance(reply, ToolError))
-
-
-class BrowserTools:
-    """The MCP face of one Toolbelt: the ten tools with their MCP signatures."""
+class BrowserTools(InputTools):
+    """The MCP face of one Toolbelt: every tool with its MCP signature (the acting ones in studio.mcp.input_tools)."""
 
     def __init__(self, contexts: BrowserContexts, belt: Toolbelt | None = None) -> None:
         self.contexts = contexts
@@ -65,8 +64,11 @@ class BrowserTools:
 
     def register(self, server: MCPServer) -> None:
         tools: list[tuple[Callable[..., Awaitable[CallToolResult]], ToolAnnotations]] = [
-            (self.browser_navigate, ACTING), (self.browser_snapshot, READ_ONLY), (self.browser_click, ACTING),
-            (self.browser_type, ACTING), (self.get_ancestors, READ_ONLY), (self.get_siblings, READ_ONLY),
+            (self.browser_navigate, ACTING), (self.browser_go_back, ACTING), (self.browser_snapshot, READ_ONLY),
+            (self.browser_click, ACTING), (self.browser_dblclick, ACTING), (self.browser_hover, ACTING),
+            (self.browser_type, ACTING), (self.browser_press_key, ACTING), (self.browser_select_option, ACTING),
+            (self.browser_check, ACTING), (self.browser_uncheck, ACTING), (self.browser_drag, ACTING),
+            (self.browser_wait_for, READ_ONLY), (self.get_ancestors, READ_ONLY), (self.get_siblings, READ_ONLY),
             (self.get_descendants, READ_ONLY), (self.observe_element_state, READ_ONLY),
             (self.enable_preflight_observation, READ_ONLY), (self.disable_preflight_observation, READ_ONLY),
         ]
@@ -83,6 +85,12 @@ class BrowserTools:
         this context become stale: take a snapshot next."""
         return tool_result(await self.belt.navigate(url, browserContext))
 
+    async def browser_go_back(self, browserContext: ContextName) -> CallToolResult:
+        """Go back to the previous page in this context's history (as the browser's Back button; a hash route such
+        as #/active goes back without a reload). Returns {ok, url, title, status}; status is null for a move within
+        the page. Refs of a page that was left become stale: take a snapshot next."""
+        return tool_result(await self.belt.go_back(browserContext))
+
     async def browser_snapshot(self, browserContext: ContextName,
                                offset: Annotated[int, Field(description="First line to return, for the next part of "
                                                                         "a large snapshot (default 0)")] = 0,
@@ -93,23 +101,6 @@ class BrowserTools:
         table row shows its first 60 characters): get_descendants on its ref gives the full text, cell by cell. A
         very large page comes in parts: then truncated is true, and nextOffset and note say how to get the rest."""
         return tool_result(await self.belt.snapshot(browserContext, offset))
-
-    async def browser_click(self, ref: Ref, browserContext: ContextName) -> CallToolResult:
-        """Click an element by reference, with race preflight. Returns {"clicked": true, "ref", "timestamp"}, or
-        {"clicked": false, "observations": [...]} with raw facts (coverage, animation, attachment, navigation,
-        input/aria state) when something stands in the way — nothing was clicked then. Calling browser_click on the
-        same ref again with the same facts acknowledges them: it waits up to 5 s for transient conditions to clear
-        and clicks. A link reports its navigation once; the repeated click follows it."""
-        return tool_result(await self.belt.click(ref, browserContext))
-
-    async def browser_type(self, ref: Ref,
-                           text: Annotated[str, Field(description="The text the field will contain afterwards")],
-                           browserContext: ContextName) -> CallToolResult:
-        """Type text into a field by reference, with race preflight. Fill semantics: the field's current content is
-        replaced by `text` (an empty text clears it). Returns {"typed": true, "ref", "timestamp"}, or
-        {"typed": false, "observations": [...]} with facts (detached, disabled, readonly, busy) — nothing was
-        typed then; calling again on the same ref acknowledges them and waits for transient ones to clear."""
-        return tool_result(await self.belt.type(ref, text, browserContext))
 
     async def get_ancestors(self, ref: Ref, browserContext: ContextName) -> CallToolResult:
         """The element's ancestors from its parent up to <body> (crossing shadow roots and frames), as a list of

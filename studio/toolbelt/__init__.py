@@ -4,6 +4,7 @@ agents call them), their named browser contexts, and the one way to type a teste
     contexts = BrowserContexts(runtime.launcher(), pin=OriginPolicy([app_url]))
     belt = Toolbelt(contexts)
     reply = await belt.navigate(url, "default")      # a ToolReply, or a ToolError with a next step
+    reply = await belt.type("e12", "Buy milk\n", "default")   # fills, then presses Enter
 """
 
 from studio.toolbelt.answers import AnswerRefused, type_answer
@@ -12,17 +13,19 @@ from studio.toolbelt.recording import ProjectRecording
 from studio.toolbelt.replies import (
     ActionReply,
     ElementsReply,
+    KeyReply,
     NavigateReply,
     ObservationsReply,
     PreflightReply,
     SnapshotReply,
     ToolError,
     ToolReply,
+    WaitReply,
 )
 from studio.toolbelt.tools import SNAPSHOT_MAX_CHARS, TOOL_TIMEOUT_S, Toolbelt
 
 __all__ = [
     "SNAPSHOT_MAX_CHARS", "TOOL_TIMEOUT_S", "ActionReply", "AnswerRefused", "BrowserContexts", "ElementsReply",
-    "NamedContext", "NavigateReply", "ObservationsReply", "PreflightReply", "ProjectRecording", "SnapshotReply",
-    "ToolError", "ToolReply", "Toolbelt", "type_answer",
+    "KeyReply", "NamedContext", "NavigateReply", "ObservationsReply", "PreflightReply", "ProjectRecording",
+    "SnapshotReply", "ToolError", "ToolReply", "Toolbelt", "WaitReply", "type_answer",
 ]

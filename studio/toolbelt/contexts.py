@@ -143,6 +143,8 @@ class BrowserContexts:
             return
         self._closed = True
         self._browser = None
+        for entry in self._contexts.values():
+            await entry.driver.settle()  # the last step of each context is recorded before the file closes
         self._contexts.clear()
         try:
             await self.launcher.close()
@@ -181,4 +183,6 @@ class BrowserContexts:
         session_id, first_index = self.recording.start(
             entry.name, self.launcher.where, entry.browser.version, self.headless, VIEWPORT, user_agent)
         entry.session_id = session_id
-        entry.driver.record(session_id, self.recording.add_step, origin="agent", first_index=first_index)
+        # An agent's click is answered once done; its step (requests, messages) is finished in the background.
+        entry.driver.record(session_id, self.recording.add_step, origin="agent", first_index=first_index,
+                            background=True)

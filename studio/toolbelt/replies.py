@@ -62,15 +62,51 @@ class SnapshotReply(ToolReply):
 
 
 class ActionReply(ToolReply):
-    """An action's outcome under the tool's own flag: {"clicked": true, "ref", "timestamp"} or the facts."""
+    """An action's outcome under the tool's own flag: {"clicked": true, "ref", "timestamp"} or the facts.
+
+    Added to the seed's shape, only when they apply: `reResolved` {"from", "to", "locator"} when the acknowledged
+    retry acted on the element that replaced the ref's, and `submitted` when browser_type also pressed Enter (false,
+    with the facts that stopped the key, when it could not).
+    """
 
     outcome: ActionOutcome
     flag: str
+    submit: ActionOutcome | None = None
 
     def to_json(self) -> dict[str, Any]:
         reply = self.outcome.to_seed_json()
         own = next(iter(reply))
-        return {self.flag: reply[own], **{key: value for key, value in reply.items() if key != own}}
+        answer = {self.flag: reply[own], **{key: value for key, value in reply.items() if key != own}}
+        moved = getattr(self.outcome, "reResolved", None)
+        if moved is not None:
+            answer["reResolved"] = moved.to_json()
+        if self.submit is not None:
+            answer["submitted"] = self.submit.acted
+            if not self.submit.acted:
+                answer["observations"] = [item.model_dump(mode="json") for item in self.submit.observations]
+        return answer
+
+
+class KeyReply(ToolReply):
+    """A key pressed on whatever had the focus (browser_press_key without a ref)."""
+
+    pressed: bool = True
+    key: str
+    timestamp: float
+
+
+class WaitReply(ToolReply):
+    """Whether what browser_wait_for waited for happened within its timeout (not happening is an answer, not an
+    error)."""
+
+    ok: bool
+    condition: str = Field(description="What was waited for, in words.")
+    elapsedMs: int
+    url: str = Field(description="The page URL when the wait ended.")
+    message: str | None = Field(default=None, description="What to do next, when the condition was not met.")
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
 
 
 class ElementsReply(ToolReply):

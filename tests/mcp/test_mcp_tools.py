@@ -14,13 +14,17 @@ from tests.race.conftest import ref_after, ref_of
 
 pytestmark = pytest.mark.browser
 
-TOOLS = {"browser_navigate", "browser_snapshot", "browser_click", "browser_type", "get_ancestors", "get_siblings",
-         "get_descendants", "observe_element_state", "enable_preflight_observation", "disable_preflight_observation"}
+TOOLS = {"browser_navigate", "browser_go_back", "browser_snapshot", "browser_click", "browser_dblclick", "browser_hover",
+         "browser_type", "browser_press_key", "browser_select_option", "browser_check", "browser_uncheck",
+         "browser_drag", "browser_wait_for", "get_ancestors", "get_siblings", "get_descendants",
+         "observe_element_state", "enable_preflight_observation", "disable_preflight_observation"}
 AIRPODS = '"AirPods Pro (2nd gen)"'
 
 
 async def snapshot_text(mcp, name: str = "default") -> str:
-    return (await mcp.call("browser_snapshot", browserContext=name))["text"]
+    reply = await mcp.call("browser_snapshot", browserContext=name)
+    assert "text" in reply, reply
+    return reply["text"]
 
 
 async def wait_for_url(mcp, name: str, ending: str, seconds: float = 5.0) -> str:
@@ -32,7 +36,7 @@ async def wait_for_url(mcp, name: str, ending: str, seconds: float = 5.0) -> str
     raise AssertionError(f"{name} stayed at {url}, never reached {ending}")
 
 
-async def test_the_ten_tools_are_listed_with_a_browser_context_argument(mcp):
+async def test_the_tools_are_listed_with_a_browser_context_argument(mcp):
     listed = {tool.name: tool for tool in (await mcp.client.list_tools()).tools}
     assert set(listed) == TOOLS
     for tool in listed.values():
@@ -42,8 +46,14 @@ async def test_the_ten_tools_are_listed_with_a_browser_context_argument(mcp):
     assert listed["browser_click"].input_schema["required"] == ["ref", "browserContext"]
     assert listed["browser_type"].input_schema["required"] == ["ref", "text", "browserContext"]
     assert listed["get_descendants"].input_schema["properties"]["maxDepth"]["default"] == 3
-    assert "same ref again" in listed["browser_click"].description
-    assert "Fill semantics" in listed["browser_type"].description
+    assert "same ref again" in listed["browser_click"].description and "reResolved" in listed["browser_click"].description
+    assert "Fill semantics" in listed["browser_type"].description and 'trailing "\\n"' in listed["browser_type"].description
+    assert listed["browser_type"].input_schema["properties"]["submit"]["default"] is False
+    assert listed["browser_press_key"].input_schema["required"] == ["key", "browserContext"]
+    assert listed["browser_drag"].input_schema["required"] == ["startRef", "endRef", "browserContext"]
+    assert listed["browser_wait_for"].input_schema["required"] == ["browserContext"]
+    assert listed["browser_wait_for"].input_schema["properties"]["state"]["enum"] == ["visible", "hidden"]
+    assert listed["browser_select_option"].input_schema["required"] == ["ref", "value", "browserContext"]
 
 
 async def test_a_covered_click_reports_the_scrim_then_acts_once_acknowledged(mcp, demo):
@@ -65,17 +75,14 @@ async def test_a_covered_click_reports_the_scrim_then_acts_once_acknowledged(mcp
     assert 'link "Cart, 0 items"' in await snapshot_text(mcp)  # nothing was clicked
 
     # The same click again acknowledges the facts and waits for the scrim… which hydration removes together
-    # with the button: the detachment is a fact too.
-    again = await mcp.call("browser_click", ref=button, browserContext="default")
-    assert again == {"clicked": False, "observations": [
-        {"type": "attachment", "ref": button, "observedAt": again["observations"][0]["observedAt"],
-         "isConnected": False}]}
-
+    # with the button. The retry finds the new button by the old one's locator and clicks it, saying so.
+    done = await mcp.call("browser_click", ref=button, browserContext="default")
+    assert done["clicked"] is True and set(done) == {"clicked", "ref", "timestamp", "reResolved"}, done
     fresh = ref_after(await snapshot_text(mcp), AIRPODS, '"Add to Cart"')
-    done = await mcp.call("browser_click", ref=fresh, browserContext="default")
-    if not done["clicked"]:  # still fading in: repeat, as the protocol says
-        done = await mcp.call("browser_click", ref=fresh, browserContext="default")
-    assert done == {"clicked": True, "ref": fresh, "timestamp": done["timestamp"]}
+    assert done["ref"] == fresh != button
+    moved = done["reResolved"]
+    assert (moved["from"], moved["to"]) == (button, fresh)
+    assert '.filter(has_text="AirPods Pro (2nd gen)").get_by_role("button", name="Add to Cart"' in moved["locator"]
     for _ in range(30):
         if 'link "Cart, 1 item' in await snapshot_text(mcp):
             break
@@ -201,7 +208,7 @@ async def test_bad_input_gets_a_typed_error_never_a_traceback(mcp, demo):
     assert error_type(missing) == "bad_input" and "'browserContext' is a required property" in missing["error"]["message"]
     wrong = await mcp.call("get_descendants", ref="e1", browserContext="default", maxDepth="deep")
     assert error_type(wrong) == "bad_input" and "maxDepth: 'deep' is not of type 'integer'" in wrong["error"]["message"]
-    assert error_type(await mcp.call("browser_hover", ref="e1", browserContext="default")) == "bad_input"
+    assert error_type(await mcp.call("browser_fly", ref="e1", browserContext="default")) == "bad_input"
 
     await mcp.call("browser_navigate", url=demo.base_url + "/help", browserContext="default")
     text = await snapshot_text(mcp)
