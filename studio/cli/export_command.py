@@ -1,25 +1,41 @@
-"""`studio export`: write a recorded session of a project file as a Playwright test project."""
+"""`studio export`: write a recorded session, or test cases, of a project file as a Playwright test project."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from studio.export import ExportResult
+    from studio.models.recording import RecordedStep
+    from studio.models.testcase import TestCase
+    from studio.store.project import ProjectFile
 
 
 def _export(args: argparse.Namespace) -> int:
     # Imported here: every `studio` command registers this parser, and the exporter (esprima) is slow to load.
-    from studio.export import ExportError, export_session
+    from studio.export import ExportError
     from studio.store.errors import ProjectError
     from studio.store.project import ProjectFile
 
     try:
         with ProjectFile.open(args.project, writable=False) as project:
+            if args.cases is not None:
+                return _export_cases(args, project)
             steps = project.steps(args.session)
             known = [session.id for session in project.sessions()]
     except ProjectError as error:
         return _refuse(str(error))
+    except ExportError as error:
+        return _refuse(str(error))
+    return _export_session(args, steps, known)
+
+
+def _export_session(args: argparse.Namespace, steps: list[RecordedStep], known: list[str]) -> int:
+    from studio.export import ExportError, export_session
+
     if not steps:
         if args.session not in known:
             listing = ", ".join(known) if known else "none yet"
@@ -31,6 +47,42 @@ def _export(args: argparse.Namespace) -> int:
     except ExportError as error:
         return _refuse(str(error))
     print(f"Exported {len(steps)} steps of session {args.session} as {args.lang} to {result.out}:")
+    return _report(result)
+
+
+def _export_cases(args: argparse.Namespace, project: ProjectFile) -> int:
+    from studio.export import export_cases
+    from studio.export.from_cases import case_base_url
+
+    chosen = _chosen_cases(args.cases, project.cases.cases())
+    if isinstance(chosen, str):
+        return _refuse(chosen)
+    if args.title and len(chosen) == 1:
+        chosen = [chosen[0].model_copy(update={"title": args.title})]
+    bases = {case.id: case_base_url(project, case) for case in chosen}
+    result = export_cases(chosen, lambda case: bases[case.id], args.lang, args.out)
+    print(f"Exported {len(chosen)} case{'s' if len(chosen) != 1 else ''} ({', '.join(c.id for c in chosen)}) as "
+          f"{args.lang} to {result.out}:")
+    return _report(result)
+
+
+def _chosen_cases(wanted: str, cases: list[TestCase]) -> list[TestCase] | str:
+    """The cases `--cases` names (all, or ids separated by commas), or a sentence saying what is wrong."""
+    if not cases:
+        return "The project has no test cases yet, so there is nothing to export. Create some in the Playground first."
+    if wanted.strip().lower() == "all":
+        return cases
+    ids = [part.strip() for part in wanted.split(",") if part.strip()]
+    by_id = {case.id: case for case in cases}
+    unknown = [case_id for case_id in ids if case_id not in by_id]
+    if unknown or not ids:
+        listing = ", ".join(by_id)
+        named = ", ".join(repr(case_id) for case_id in unknown) or "no case"
+        return f"The project has no case {named}. Known cases: {listing}; or give --cases all."
+    return [by_id[case_id] for case_id in dict.fromkeys(ids)]
+
+
+def _report(result: ExportResult) -> int:
     for path in result.files:
         print(f"  {path}")
     if result.env_vars:
@@ -44,12 +96,16 @@ def _refuse(sentence: str) -> int:
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    export = commands.add_parser("export", help="write a recorded session as a Playwright test (Python or TypeScript)")
+    export = commands.add_parser("export", help="write a recorded session, or test cases, as a Playwright test "
+                                                "(Python or TypeScript)")
     export.add_argument("--project", type=Path, required=True, metavar="FILE", help="the .studio project file")
-    export.add_argument("--session", required=True, metavar="ID", help="the recorded session to export")
+    source = export.add_mutually_exclusive_group(required=True)
+    source.add_argument("--session", metavar="ID", help="the recorded session to export")
+    source.add_argument("--cases", metavar="all|ID,…", help="test cases to export: all, or case ids separated by "
+                                                            "commas (one test file each)")
     export.add_argument("--lang", choices=["python", "typescript"], required=True,
                         help="pytest-playwright (python) or @playwright/test (typescript)")
     export.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="a new or empty folder, or an earlier export to update")
-    export.add_argument("--title", help="the test's title (default: made from the steps)")
+    export.add_argument("--title", help="the test's title (default: made from the steps, or the case's title)")
     export.set_defaults(handler=_export)

@@ -1,4 +1,5 @@
-"""Test export: turn a recorded session into a Playwright test project (pytest-playwright or @playwright/test).
+"""Test export: turn a recorded session, or test cases, into a Playwright test project (pytest-playwright or
+@playwright/test).
 
 The writers (and the JavaScript parser that checks their output) load on first use: importing a small part of
 this package, e.g. `studio.export.statements`, must not cost every studio start ~0.4 s.
@@ -11,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from studio.export.errors import DestinationRefused, ExportError, GeneratedSyntaxError
-    from studio.export.project_writer import ExportResult, Language, export_session, render_test
+    from studio.export.from_cases import case_steps
+    from studio.export.cases import export_cases
+    from studio.export.project_writer import ExportResult, Language, export_session, export_tests, render_test
 
 _WHERE = {
     "DestinationRefused": "studio.export.errors",
@@ -20,6 +23,9 @@ _WHERE = {
     "ExportResult": "studio.export.project_writer",
     "Language": "studio.export.project_writer",
     "export_session": "studio.export.project_writer",
+    "export_tests": "studio.export.project_writer",
+    "case_steps": "studio.export.from_cases",
+    "export_cases": "studio.export.cases",
     "render_test": "studio.export.project_writer",
 }
 __all__ = sorted(_WHERE)

@@ -1,21 +1,26 @@
-"""What an action caused: the backend response to wait for, and the visible outcome to assert."""
+"""What an action caused: the backend response to wait for, and the visible outcome to assert — the URL it led to,
+the status and alert texts it showed, and what the recorder saw it change (studio.export.assertions)."""
 
 from __future__ import annotations
 
 import re
 from urllib.parse import urljoin, urlsplit
 
+from studio.export.assertions import outcome_checks
 from studio.export.literals import sentence_start
 from studio.export.statements import ExpectState, ExpectUrl, Note, ResponseWait, Statement, Subject
-from studio.export.urls import local_part, origin_of, same_local_part, url_pattern
+from studio.export.urls import check_pattern, local_part, origin_of, same_local_part, url_pattern
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.race import NavigationObservation
 from studio.models.recording import RecordedStep, RequestRecord
+from studio.race.volatility import volatility
 
 # Assets load on their own schedule and say nothing about the step's outcome.
 STATIC_TYPES = {"script", "stylesheet", "image", "font", "media", "manifest", "texttrack"}
 # "Loading…" or "Saving..." is gone again by the time a check runs; asserting it would race.
 _IN_PROGRESS = re.compile(r"(…|\.\.\.)\s*$")
+# A fragment that is a route of a single-page app (#/active, #!/inbox), not an anchor on the page.
+_HASH_ROUTE = re.compile(r"^#!?/")
 
 
 def response_wait(step: RecordedStep, origin: str | None, ordinal: int) -> ResponseWait | None:
@@ -41,9 +46,10 @@ def _awaited(requests: list[RequestRecord], origin: str | None) -> RequestRecord
     return None
 
 
-def checks_after(step: RecordedStep, target: str | None) -> list[Statement]:
-    """Web-first checks of the visible outcome: the URL it led to, then the status and alert texts it showed."""
-    return [*_url_checks(step, target), *_status_checks(step)]
+def checks_after(step: RecordedStep, target: str | None, asserted_by_steps: list[str] | None = None) -> list[Statement]:
+    """Web-first checks of the visible outcome: the URL it led to, the status and alert texts it showed, then what
+    the recorder saw it change."""
+    return [*_url_checks(step, target), *_status_checks(step), *outcome_checks(step, asserted_by_steps or [])]
 
 
 def _url_checks(step: RecordedStep, target: str | None) -> list[Statement]:
@@ -63,14 +69,17 @@ def _url_checks(step: RecordedStep, target: str | None) -> list[Statement]:
     if link is not None and link.href and outcome.url_after != outcome.url_before and _is_web_href(link.href):
         who = sentence_start(target or "the element")
         destination = urljoin(outcome.url_before, link.href)
-        pattern = url_pattern(destination)
+        pattern = check_pattern(destination)
         if re.search(pattern, outcome.url_after):
             return [ExpectUrl(pattern=pattern, why=f"{who} goes to {link.href} (navigation observation).")]
-        return [ExpectUrl(pattern=url_pattern(outcome.url_after), why=(
+        return [ExpectUrl(pattern=check_pattern(outcome.url_after), why=(
             f"{who} goes to {link.href} (navigation observation), but the page ended on "
             f"{local_part(outcome.url_after)} when it was recorded."))]
     if not same_local_part(outcome.url_after, outcome.url_before):
-        return [ExpectUrl(pattern=url_pattern(outcome.url_after))]
+        return [ExpectUrl(pattern=check_pattern(outcome.url_after))]
+    fragment = urlsplit(outcome.url_after).fragment
+    if fragment != urlsplit(outcome.url_before).fragment and _HASH_ROUTE.match(f"#{fragment}"):
+        return [ExpectUrl(pattern=check_pattern(outcome.url_after))]
     return []
 
 
@@ -86,6 +95,9 @@ def _status_checks(step: RecordedStep) -> list[Statement]:
         if _IN_PROGRESS.search(text):
             statements.append(Note(why=f'Not checking the status "{text}": progress messages disappear, so '
                                        "asserting one would race."))
+            continue
+        if reason := volatility(text):
+            statements.append(Note(why=f'Not checking the {role} "{text}": {reason}, so it would differ next run.'))
             continue
         # Filtered by text: a page can hold several live regions (a scrim, a form status line, earlier toasts).
         region = LocatorSpec(strategy="role", steps=[LocatorStep(kind="role", role=role),

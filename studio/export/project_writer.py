@@ -48,6 +48,7 @@ class ExportResult(BaseModel):
     files: list[Path]
     test_file: Path
     env_vars: list[str]
+    test_files: list[Path] = Field(default_factory=list, description="Every test file (several for cases).")
 
 
 def render_test(steps: list[RecordedStep], lang: Language, title: str | None = None) -> str:
@@ -61,17 +62,35 @@ def render_test(steps: list[RecordedStep], lang: Language, title: str | None = N
 
 def export_session(steps: list[RecordedStep], lang: Language, out: Path, title: str | None = None) -> ExportResult:
     """Write the session as a runnable test project in `out`; raises ExportError and writes nothing on failure."""
+    return export_tests([(steps, title)], lang, out)
+
+
+def export_tests(tests: list[tuple[list[RecordedStep], str | None]], lang: Language, out: Path) -> ExportResult:
+    """Write one test file per (steps, title) into one runnable project in `out` (several test cases at once);
+    raises ExportError and writes nothing when any of them cannot be written."""
     _check_language(lang)
-    plan = build_plan(steps, title)
-    test_file = _test_file_name(plan, lang)
-    support = scaffold.python_files(plan, test_file) if lang == "python" else scaffold.typescript_files(plan, test_file)
-    files = {test_file: _render(plan, lang), **support}
-    marker = ExportMarker(session_id=plan.session_id, language=lang, title=plan.title,
+    if not tests:
+        raise ExportError("There is nothing to export: no session or case was given.")
+    plans = [build_plan(steps, title) for steps, title in tests]
+    names: list[str] = []
+    for plan in plans:
+        name = _test_file_name(plan, lang)
+        stem, dot, suffix = name.partition(".")
+        number = 2
+        while name in names:  # two cases with the same title
+            name, number = f"{stem}_{number}{dot}{suffix}", number + 1
+        names.append(name)
+    first, *rest = zip(plans, names)
+    writer = scaffold.python_files if lang == "python" else scaffold.typescript_files
+    files = {**{name: _render(plan, lang) for plan, name in zip(plans, names)}, **writer(*first, more=rest)}
+    marker = ExportMarker(session_id=",".join(dict.fromkeys(plan.session_id for plan in plans)), language=lang,
+                          title=plans[0].title if len(plans) == 1 else f"{len(plans)} tests",
                           exported_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), files=sorted(files))
     out = Path(out).expanduser().absolute()
     write_project(out, files, marker)
-    return ExportResult(out=out, language=lang, files=[out / name for name in files], test_file=out / test_file,
-                        env_vars=plan.env_vars)
+    env_vars = list(dict.fromkeys(name for plan in plans for name in plan.env_vars))
+    return ExportResult(out=out, language=lang, files=[out / name for name in files], test_file=out / names[0],
+                        env_vars=env_vars, test_files=[out / name for name in names])
 
 
 def write_project(out: Path, files: dict[str, str], marker: ExportMarker) -> None:

@@ -7,12 +7,19 @@ from studio.export.plan import python_function_name
 from studio.export.statements import (
     Act,
     Declare,
+    ExpectChecked,
+    ExpectCount,
     ExpectNoAttribute,
+    ExpectNoPageErrors,
     ExpectState,
+    ExpectText,
+    ExpectTexts,
     ExpectUrl,
+    ExpectValue,
     ExportPlan,
     Goto,
     Note,
+    Reload,
     RequireEnv,
     ResponseWait,
     Statement,
@@ -35,14 +42,20 @@ def render_python(plan: ExportPlan) -> str:
     imports = (["import os"] if plan.env_vars else []) + (["import re"] if plan.uses_regex else [])
     if imports:
         lines += [*imports, ""]
-    lines += ["from playwright.sync_api import Page, expect", "", "",
-              f"def {python_function_name(plan.title)}(page: Page) -> None:",
-              *_docstring(sentence_start(plan.title.rstrip(".")) + ".", INDENT)]
+    body: list[str] = []
+    if plan.watches_page_errors:
+        body += [f"{INDENT}page_errors = []  # uncaught errors the page throws, checked at the end",
+                 f'{INDENT}page.on("pageerror", lambda error: page_errors.append(error.message))', ""]
     for number, step in enumerate(plan.steps):
         if number:
-            lines.append("")
+            body.append("")
         for statement in step.statements:
-            lines += _comment(statement.why, INDENT) + _code(statement, INDENT)
+            body += _comment(statement.why, INDENT) + _code(statement, INDENT)
+    # Import expect only when a line uses it: an unused import says "checks" where nothing is checked.
+    uses_expect = any(line.lstrip().startswith("expect(") or " expect(" in line for line in body)
+    lines += [f"from playwright.sync_api import Page{', expect' if uses_expect else ''}", "", "",
+              f"def {python_function_name(plan.title)}(page: Page) -> None:",
+              *_docstring(sentence_start(plan.title.rstrip(".")) + ".", INDENT), *body]
     return "\n".join(lines) + "\n"
 
 
@@ -69,6 +82,8 @@ def _code(statement: Statement, indent: str) -> list[str]:
         case RequireEnv(name=name):
             return [f"{indent}assert os.environ.get({string_literal(name)}), "
                     f"{string_literal(f'Set {name} (see README.md).')}"]
+        case Reload():
+            return [f"{indent}page.reload()"]
         case Goto(url=url):
             return _call(indent, "page.goto", string_literal(url))
         case Declare(variable=variable, locator=locator):
@@ -80,11 +95,24 @@ def _code(statement: Statement, indent: str) -> list[str]:
                 return [f"{indent}{variable} = (", indent + INDENT + "".join(chain), f"{indent})"]
             return [f"{indent}{variable} = (", *(indent + INDENT + link for link in chain), f"{indent})"]
         case ExpectState(subject=subject, state=state):
-            return _expect(indent, subject, f".to_be_{state}()")
+            return _expect(indent, subject, f".to_be_{state}", "")
         case ExpectNoAttribute(subject=subject, name=name, value=value):
-            return _expect(indent, subject, f".not_to_have_attribute({string_literal(name)}, {string_literal(value)})")
+            return _expect(indent, subject, ".not_to_have_attribute", f"{string_literal(name)}, {string_literal(value)}")
         case ExpectUrl(pattern=pattern):
             return _call(indent, "expect(page).to_have_url", python_regex(pattern))
+        case ExpectText(subject=subject, text=text, contains=contains):
+            return _expect(indent, subject, f".{'to_contain_text' if contains else 'to_have_text'}", string_literal(text))
+        case ExpectTexts(subject=subject, texts=texts):
+            return _expect(indent, subject, ".to_have_text", "[" + ", ".join(map(string_literal, texts)) + "]",
+                           [f"{string_literal(text)}," for text in texts])
+        case ExpectCount(subject=subject, count=count):
+            return _expect(indent, subject, ".to_have_count", str(count))
+        case ExpectChecked(subject=subject, checked=checked):
+            return _expect(indent, subject, ".to_be_checked" if checked else ".not_to_be_checked", "")
+        case ExpectValue(subject=subject, value=value):
+            return _expect(indent, subject, ".to_have_value", string_literal(value))
+        case ExpectNoPageErrors():
+            return [f'{indent}assert page_errors == [], f"The page threw: {{page_errors}}"']
         case Act():
             return _act(statement, indent)
     raise TypeError(f"no Python for {statement!r}")
@@ -94,6 +122,8 @@ def _act(act: Act, indent: str) -> list[str]:
     receiver = "page.keyboard" if act.subject.locator is None else _inline(act.subject)
     if act.secret_env:
         argument = f"os.environ[{string_literal(act.secret_env)}]"
+    elif act.target is not None:
+        argument = _inline(Subject(locator=act.target))
     else:
         argument = string_literal(act.text) if act.text is not None else ""
     # Act.action names are Playwright's Python method names.
@@ -122,15 +152,29 @@ def _response_check(wait: ResponseWait, indent: str) -> list[str]:
     return [f"{indent}assert response_info.value.status == {wait.status}"]
 
 
-def _expect(indent: str, subject: Subject, tail: str) -> list[str]:
-    """`expect(subject)tail`, broken the way black breaks it when it is too long."""
+def _expect(indent: str, subject: Subject, method: str, argument: str, exploded: list[str] | None = None) -> list[str]:
+    """`expect(subject).method(argument)`, broken the way black breaks it when it is too long; `exploded` is the
+    argument one item a line (a list), for when even that does not fit."""
+    tail = f"{method}({argument})"
     one = f"{indent}expect({_inline(subject)}){tail}"
     if _fits(one):
         return [one]
     inner = indent + INDENT
+    opening = f"{indent}expect({_inline(subject)}){method}("
+    if argument and _fits(opening):
+        if _fits(inner + argument) or not exploded:
+            return [opening, inner + argument, f"{indent})"]
+        return [opening, f"{inner}[", *(inner + INDENT + item for item in exploded), f"{inner}]", f"{indent})"]
     if subject.variable or subject.locator is None or _fits(inner + _inline(subject)):
-        return [f"{indent}expect(", inner + _inline(subject), f"{indent}){tail}"]
-    return [f"{indent}expect(", *(inner + link for link in _chain(subject)), f"{indent}){tail}"]
+        head = [f"{indent}expect(", inner + _inline(subject)]
+    else:
+        head = [f"{indent}expect(", *(inner + link for link in _chain(subject))]
+    if _fits(f"{indent}){tail}") or not argument:
+        return [*head, f"{indent}){tail}"]
+    if exploded and not _fits(inner + argument):
+        return [*head, f"{indent}){method}(", f"{inner}[", *(inner + INDENT + item for item in exploded),
+                f"{inner}]", f"{indent})"]
+    return [*head, f"{indent}){method}(", inner + argument, f"{indent})"]
 
 
 def _call(indent: str, callee: str, argument: str) -> list[str]:

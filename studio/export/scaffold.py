@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from studio.export.statements import ExportPlan
+from studio.export.statements import CASE_PREFIX, ExportPlan
 
 BROWSER_ENV = "PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH"
 FALLBACK_ORIGIN = "http://127.0.0.1:8000"
@@ -88,8 +89,8 @@ _PYTHON_GITIGNORE = "__pycache__/\n.pytest_cache/\ntest-results/\n"
 _TYPESCRIPT_GITIGNORE = "node_modules/\ntest-results/\nplaywright-report/\nblob-report/\nplaywright/.cache/\n"
 
 
-def python_files(plan: ExportPlan, test_file: str) -> dict[str, str]:
-    """conftest.py, pytest.ini, .gitignore and README.md for a pytest-playwright test."""
+def python_files(plan: ExportPlan, test_file: str, more: Sequence[tuple[ExportPlan, str]] = ()) -> dict[str, str]:
+    """conftest.py, pytest.ini, .gitignore and README.md for a pytest-playwright test (and `more` tests beside it)."""
     origin = plan.origin or FALLBACK_ORIGIN
     ini = ("[pytest]\n"
            "# The origin the session was recorded on; override with --base-url URL or BASE_URL=URL.\n"
@@ -105,12 +106,12 @@ def python_files(plan: ExportPlan, test_file: str) -> dict[str, str]:
         "conftest.py": _PYTHON_CONFTEST.format(browser_env=BROWSER_ENV),
         "pytest.ini": ini,
         ".gitignore": _PYTHON_GITIGNORE,
-        "README.md": _readme(plan, test_file, run),
+        "README.md": _readme([(plan, test_file), *more], run),
     }
 
 
-def typescript_files(plan: ExportPlan, test_file: str) -> dict[str, str]:
-    """playwright.config.ts, package.json, .gitignore and README.md for a @playwright/test spec."""
+def typescript_files(plan: ExportPlan, test_file: str, more: Sequence[tuple[ExportPlan, str]] = ()) -> dict[str, str]:
+    """playwright.config.ts, package.json, .gitignore and README.md for a @playwright/test spec (and `more`)."""
     origin = plan.origin or FALLBACK_ORIGIN
     package = {
         "name": "-".join(test_file.removesuffix(".spec.ts").split("-")[:6]) + "-tests",
@@ -131,21 +132,27 @@ def typescript_files(plan: ExportPlan, test_file: str) -> dict[str, str]:
         "playwright.config.ts": _PLAYWRIGHT_CONFIG.format(browser_env=BROWSER_ENV, origin=json.dumps(origin)),
         "package.json": json.dumps(package, indent=2) + "\n",
         ".gitignore": _TYPESCRIPT_GITIGNORE,
-        "README.md": _readme(plan, test_file, run),
+        "README.md": _readme([(plan, test_file), *more], run),
     }
 
 
-def _readme(plan: ExportPlan, test_file: str, run: str) -> str:
-    lines = [f"# {plan.title}", "",
-             f"`{test_file}` was exported by Preflight Studio from the recorded session `{plan.session_id}`. "
-             "Its waits come from what was observed while recording (overlays, animations, re-renders, "
-             "backend calls); each one has a comment saying why it is there.", "",
-             "## Run it", "", run]
-    if plan.env_vars:
+def _readme(tests: list[tuple[ExportPlan, str]], run: str) -> str:
+    how = ("Its waits come from what was observed while recording (overlays, animations, re-renders, backend "
+           "calls), each with a comment saying why it is there; its checks come from what each step changed (new "
+           "items, counters, states, the page reached) and from expected results.")
+    plan, test_file = tests[0]
+    if len(tests) == 1:
+        lines = [f"# {plan.title}", "", f"`{test_file}` was exported by Preflight Studio from {_source(plan)}. {how}"]
+    else:
+        lines = [f"# {len(tests)} tests", "", "Exported by Preflight Studio:", "",
+                 *(f"- `{name}`: {each.title} (from {_source(each)})" for each, name in tests), "", how]
+    lines += ["", "## Run it", "", run]
+    env_vars = list(dict.fromkeys(name for each, _ in tests for name in each.env_vars))
+    if env_vars:
         lines += ["## Environment variables", "",
-                  "The test reads these secrets from the environment; they are never written into these files.", ""]
-        lines += [f"- `{name}`" for name in plan.env_vars]
-        lines += ["", "For example: `export " + plan.env_vars[0] + "='…'` before running the test.", ""]
+                  "The tests read these secrets from the environment; they are never written into these files.", ""]
+        lines += [f"- `{name}`" for name in env_vars]
+        lines += ["", "For example: `export " + env_vars[0] + "='…'` before running the test.", ""]
     lines += ["## Signed-in tests", "",
               "A test that needs a signed-in user starts from a saved login: set `STUDIO_STORAGE_STATE` to a "
               "Playwright storage-state file (in Preflight Studio: Session › Save Login State).", "",
@@ -154,6 +161,12 @@ def _readme(plan: ExportPlan, test_file: str, run: str) -> str:
               "executable; when Playwright's browser was never downloaded, an installed Chromium or Chrome is "
               "used. As root (containers, CI), Chromium is started with `--no-sandbox`.", ""]
     return "\n".join(lines)
+
+
+def _source(plan: ExportPlan) -> str:
+    if plan.session_id.startswith(CASE_PREFIX):
+        return f"test case `{plan.session_id.removeprefix(CASE_PREFIX)}`"
+    return f"the recorded session `{plan.session_id}`"
 
 
 def _playwright_range() -> str:

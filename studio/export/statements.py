@@ -40,6 +40,12 @@ class Goto(_Statement):
     url: str
 
 
+class Reload(_Statement):
+    """Reload the page (a goto to the same URL would not, when the URL has a #fragment)."""
+
+    kind: Literal["reload"] = "reload"
+
+
 class Declare(_Statement):
     """Name a locator the step uses more than once, or one too long to read inline."""
 
@@ -79,9 +85,10 @@ class Act(_Statement):
 
     kind: Literal["act"] = "act"
     subject: Subject
-    action: Literal["click", "fill", "press", "hover", "check", "select_option"] = Field(
+    action: Literal["click", "dblclick", "fill", "press", "hover", "check", "uncheck", "select_option", "drag_to"] = Field(
         description="Playwright's Python method name; the TypeScript writer maps it.")
     text: str | None = Field(default=None, description="A literal argument: the fill value, key or option.")
+    target: LocatorSpec | None = Field(default=None, description="drag_to: where the drag ends.")
     secret_env: str | None = Field(default=None, description="Read the argument from this environment variable.")
     wait: ResponseWait | None = None
 
@@ -93,10 +100,60 @@ class ExpectUrl(_Statement):
     pattern: str
 
 
+class ExpectText(_Statement):
+    """A locator's whole text (whitespace normalised), or a part of it when `contains`."""
+
+    kind: Literal["expect_text"] = "expect_text"
+    subject: Subject
+    text: str
+    contains: bool = False
+
+
+class ExpectTexts(_Statement):
+    """The texts of every element a locator matches, in order (a board's cells, a short list)."""
+
+    kind: Literal["expect_texts"] = "expect_texts"
+    subject: Subject
+    texts: list[str]
+
+
+class ExpectCount(_Statement):
+    """How many elements a locator matches."""
+
+    kind: Literal["expect_count"] = "expect_count"
+    subject: Subject
+    count: int
+
+
+class ExpectChecked(_Statement):
+    """A checkbox, radio or switch is checked (or not)."""
+
+    kind: Literal["expect_checked"] = "expect_checked"
+    subject: Subject
+    checked: bool = True
+
+
+class ExpectValue(_Statement):
+    """A field's value."""
+
+    kind: Literal["expect_value"] = "expect_value"
+    subject: Subject
+    value: str
+
+
+class ExpectNoPageErrors(_Statement):
+    """No uncaught error was thrown by the page during the test (the writers listen from the test's start)."""
+
+    kind: Literal["expect_no_page_errors"] = "expect_no_page_errors"
+
+
 Statement = Annotated[
-    Union[Note, RequireEnv, Goto, Declare, ExpectState, ExpectNoAttribute, Act, ExpectUrl],
+    Union[Note, RequireEnv, Goto, Reload, Declare, ExpectState, ExpectNoAttribute, Act, ExpectUrl, ExpectText, ExpectTexts,
+          ExpectCount, ExpectChecked, ExpectValue, ExpectNoPageErrors],
     Field(discriminator="kind"),
 ]
+# What a step's outcome is checked with (ExpectState doubles as a wait before an action; these are never waits).
+CHECKS = (ExpectUrl, ExpectText, ExpectTexts, ExpectCount, ExpectChecked, ExpectValue, ExpectNoPageErrors)
 
 
 class StepPlan(BaseModel):
@@ -128,6 +185,10 @@ class ExportPlan(BaseModel):
     @property
     def uses_regex(self) -> bool:
         return any(isinstance(s, ExpectUrl) for step in self.steps for s in step.statements)
+
+    @property
+    def watches_page_errors(self) -> bool:
+        return any(isinstance(s, ExpectNoPageErrors) for step in self.steps for s in step.statements)
 
 
 def locator_label(locator: LocatorSpec) -> str:

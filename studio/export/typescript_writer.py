@@ -9,12 +9,19 @@ from studio.export.literals import camel_case, comment_lines, javascript_regex, 
 from studio.export.statements import (
     Act,
     Declare,
+    ExpectChecked,
+    ExpectCount,
     ExpectNoAttribute,
+    ExpectNoPageErrors,
     ExpectState,
+    ExpectText,
+    ExpectTexts,
     ExpectUrl,
+    ExpectValue,
     ExportPlan,
     Goto,
     Note,
+    Reload,
     RequireEnv,
     ResponseWait,
     Statement,
@@ -23,8 +30,8 @@ from studio.export.statements import (
 
 WIDTH = 80  # Prettier's default print width
 INDENT = "  "
-_METHODS = {"click": "click", "fill": "fill", "press": "press", "hover": "hover", "check": "check",
-            "select_option": "selectOption"}
+_METHODS = {"click": "click", "dblclick": "dblclick", "fill": "fill", "press": "press", "hover": "hover",
+            "check": "check", "uncheck": "uncheck", "select_option": "selectOption", "drag_to": "dragTo"}
 _STATES = {"hidden": "toBeHidden", "visible": "toBeVisible", "enabled": "toBeEnabled", "editable": "toBeEditable"}
 
 
@@ -35,16 +42,21 @@ def file_name(plan: ExportPlan) -> str:
 def render_typescript(plan: ExportPlan) -> str:
     """The whole spec file as text."""
     origin = f" (recorded on {plan.origin})" if plan.origin else ""
-    lines = [*_comment(f"Exported by Preflight Studio from {plan.source}{origin}. "
-                       "Run it with `npx playwright test`; README.md says how to point it at another server.", ""),
-             "", 'import { test, expect } from "@playwright/test";', "",
-             f"test({string_literal(plan.title)}, async ({{ page }}) => {{"]
+    body: list[str] = []
+    if plan.watches_page_errors:
+        body += [f"{INDENT}const pageErrors = []; // uncaught errors the page throws, checked at the end",
+                 f'{INDENT}page.on("pageerror", (error) => pageErrors.push(error.message));', ""]
     for number, step in enumerate(plan.steps):
         if number:
-            lines.append("")
+            body.append("")
         for statement in step.statements:
-            lines += _comment(statement.why, INDENT) + _code(statement, INDENT)
-    lines.append("});")
+            body += _comment(statement.why, INDENT) + _code(statement, INDENT)
+    # Import expect only when a line uses it: an unused import says "checks" where nothing is checked.
+    uses_expect = any("expect(" in line for line in body if not line.lstrip().startswith("//"))
+    lines = [*_comment(f"Exported by Preflight Studio from {plan.source}{origin}. "
+                       "Run it with `npx playwright test`; README.md says how to point it at another server.", ""),
+             "", f'import {{ test{", expect" if uses_expect else ""} }} from "@playwright/test";', "",
+             f"test({string_literal(plan.title)}, async ({{ page }}) => {{", *body, "});"]
     # JSON string literals (ours and LocatorSpec's) keep U+2028/U+2029 raw, which pre-ES2019 parsers read as line
     # breaks; they can only occur inside strings here (comments are cleaned), where the escape means the same.
     return ("\n".join(lines) + "\n").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
@@ -63,6 +75,8 @@ def _code(statement: Statement, indent: str) -> list[str]:
         case RequireEnv(name=name):
             message = string_literal(f"Set {name} (see README.md).")
             return _call(indent, "expect", [f"process.env.{name}", message], ".toBeTruthy();")
+        case Reload():
+            return [f"{indent}await page.reload();"]
         case Goto(url=url):
             return _call(indent, "await page.goto", string_literal(url), ";")
         case Declare(variable=variable, locator=locator):
@@ -79,6 +93,24 @@ def _code(statement: Statement, indent: str) -> list[str]:
             return _expect(indent, subject, f".not.toHaveAttribute({string_literal(name)}, {string_literal(value)});")
         case ExpectUrl(pattern=pattern):
             return _call(indent, "await expect(page).toHaveURL", javascript_regex(pattern), ";")
+        case ExpectText(subject=subject, text=text, contains=contains):
+            return _expect(indent, subject, f".{'toContainText' if contains else 'toHaveText'}({string_literal(text)});")
+        case ExpectTexts(subject=subject, texts=texts):
+            items = [string_literal(text) for text in texts]
+            whole = _expect(indent, subject, f".toHaveText([{', '.join(items)}]);")
+            if all(_fits(line) for line in whole):
+                return whole
+            # One text a line; the call's last line ends with the opening bracket.
+            return [*_expect(indent, subject, ".toHaveText(["), *(f"{indent}{INDENT}{item}," for item in items),
+                    f"{indent}]);"]
+        case ExpectCount(subject=subject, count=count):
+            return _expect(indent, subject, f".toHaveCount({count});")
+        case ExpectChecked(subject=subject, checked=checked):
+            return _expect(indent, subject, ".toBeChecked();" if checked else ".not.toBeChecked();")
+        case ExpectValue(subject=subject, value=value):
+            return _expect(indent, subject, f".toHaveValue({string_literal(value)});")
+        case ExpectNoPageErrors():
+            return [f"{indent}expect(pageErrors).toEqual([]);"]
         case Act():
             return _act(statement, indent)
     raise TypeError(f"no TypeScript for {statement!r}")
@@ -89,6 +121,8 @@ def _act(act: Act, indent: str) -> list[str]:
     if act.secret_env:
         # RequireEnv has already failed the test when it is unset; `|| ""` keeps the type a string for editors.
         argument = f'process.env.{act.secret_env} || ""'
+    elif act.target is not None:
+        argument = _inline(Subject(locator=act.target))
     else:
         argument = string_literal(act.text) if act.text is not None else ""
     action = _call(indent, f"await {receiver}.{_METHODS[act.action]}", argument, ";")

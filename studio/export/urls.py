@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+import re
+
 from studio.browser.urls import path_of
 from studio.export.literals import regex_escape
+from studio.race.volatility import volatility
+
+_ID_SEGMENT = re.compile(r"\d+")
 
 
 def origin_of(url: str) -> str | None:
@@ -36,3 +41,13 @@ def url_pattern(url: str) -> str:
 
 def same_local_part(a: str, b: str) -> bool:
     return urlsplit(a).path == urlsplit(b).path
+
+
+def check_pattern(url: str) -> str:
+    """url_pattern for a check of where a step led: path segments that are record ids (numbers, generated ids) match
+    any value, since a rerun creates other records (/items/13 today, /items/14 next time)."""
+    parts = urlsplit(url)
+    segments = [r"[^/?#]+" if _ID_SEGMENT.fullmatch(segment) or (segment and volatility(segment)) else regex_escape(segment)
+                for segment in parts.path.split("/")]
+    rest = local_part(url)[len(parts.path or "/"):] if parts.path else local_part(url)[1:]
+    return "/".join(segments) + regex_escape(rest) + "$"

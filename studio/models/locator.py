@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-LocatorKind = Literal["role", "test_id", "label", "placeholder", "text", "css", "filter_text", "nth"]
+LocatorKind = Literal["role", "test_id", "label", "placeholder", "text", "css", "filter_text", "nth", "first"]
 Strategy = Literal["role", "label", "placeholder", "text", "test_id", "scoped", "css", "nth"]
 
 
@@ -17,7 +17,8 @@ def _q(text: str) -> str:
 
 
 class LocatorStep(BaseModel):
-    """One link of a locator chain: a get_by_* call, a filter(has_text=…) or an nth()."""
+    """One link of a locator chain: a get_by_* call, a filter(has_text=…), an nth() or `first` (for a check that any
+    of several matches shows a text, never to pick an element to act on)."""
 
     kind: LocatorKind
     role: str | None = None
@@ -46,6 +47,8 @@ class LocatorStep(BaseModel):
                 return f"filter(has_text={_q(self.value or '')})"
             case "nth":
                 return f"nth({self.index or 0})"
+            case "first":
+                return "first"
         raise ValueError(self.kind)
 
     def typescript(self) -> str:
@@ -69,6 +72,8 @@ class LocatorStep(BaseModel):
                 return f"filter({{ hasText: {_q(self.value or '')} }})"
             case "nth":
                 return f"nth({self.index or 0})"
+            case "first":
+                return "first()"
         raise ValueError(self.kind)
 
 

@@ -7,11 +7,15 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from studio.models.locator import LocatorSpec
+from studio.models.outcomes import Outcome
 from studio.models.race import Observation
 
-StepAction = Literal["navigate", "click", "type", "fill", "hover", "select", "check", "press",
+StepAction = Literal["navigate", "reload", "click", "type", "fill", "hover", "select", "check", "press", "dblclick", "uncheck",
+                     "drag",
                      # from written test cases (the playground), not from recordings:
-                     "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload"]
+                     "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload",
+                     # assertions the tester adds while recording (the Steps dock's assertion tools):
+                     "expect_value", "expect_checked", "expect_count"]
 StepOrigin = Literal["tester", "agent"]
 
 
@@ -46,9 +50,12 @@ class RecordedStep(BaseModel):
     at: float
     origin: StepOrigin = "agent"
     action: StepAction
-    url: str = Field(description="The page URL when the step started (the target URL for navigate).")
+    url: str = Field(description="The page URL when the step started (the target URL for navigate, the page "
+                                 "reloaded for reload).")
     ref: str | None = None
     locator: LocatorSpec | None = None
+    target: str | None = Field(default=None, description="What a person calls the target, e.g. 'the Next button' "
+                                                          "(steps made from test cases).")
     value: str | None = None
     secret_env: str | None = None
     key: str | None = None
@@ -58,3 +65,6 @@ class RecordedStep(BaseModel):
     )
     requests: list[RequestRecord] = Field(default_factory=list)
     outcome: StepOutcome | None = None
+    outcomes: list[Outcome] = Field(
+        default_factory=list, description="What the step changed, checked on the page right after it (the "
+        "exporter's assertions); empty in recordings made before the recorder observed outcomes.")

@@ -1,13 +1,17 @@
 """Locator synthesis: the most stable Playwright locator for a ref, checked live with Playwright's own engine.
 
-Order: role + name, then label / placeholder / text, then test id. When the target is not unique, it is
-scoped by the nearest unique ancestor (a test id narrowed by its heading text, or a named landmark), e.g.
-get_by_test_id("product-card").filter(has_text="iPhone 15 Pro").get_by_role("button", name="Add to Cart").
+Order: role + name, then label / placeholder / text, then test id. When the target sits in a repeating item (a list
+item, a table row, an article, a card whose siblings look alike), the item's own text scopes it, as a reader names
+it: get_by_role("listitem").filter(has_text="Buy milk").get_by_role("checkbox") — also when the target alone is
+unique but says nothing of the item (a "Delete" button shown only on the hovered row). Otherwise a target that is
+not unique is scoped by the nearest unique ancestor (a test id narrowed by its heading text, or a named landmark),
+e.g. get_by_test_id("product-card").filter(has_text="iPhone 15 Pro").get_by_role("button", name="Add to Cart").
 nth() is the last resort, used only when no unique scope exists.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -15,6 +19,7 @@ from playwright.async_api import Locator, Page
 
 from studio.models.locator import LocatorSpec, LocatorStep, Strategy
 from studio.race.page import RacePage
+from studio.race.volatility import volatility
 
 # Roles whose accessible name makes a good container scope.
 SCOPE_ROLES = {"region", "navigation", "form", "dialog", "article", "listitem", "row", "group", "table",
@@ -34,6 +39,10 @@ DOM_PATH_JS = """el => {
 # Roles that are often unique on a page without a name (landmarks) or are worth trying unnamed (fields).
 UNNAMED_OK = {"banner", "main", "contentinfo", "navigation", "complementary", "search", "textbox", "searchbox",
               "combobox", "checkbox", "radio", "slider", "spinbutton"}
+# Roles of the items of a list, table, feed or menu: one of many alike, told apart by its text.
+ITEM_ROLES = {"listitem", "row", "article", "option", "treeitem", "menuitem"}
+_CLASS_WORD = re.compile(r"[A-Za-z][A-Za-z_-]{2,40}")
+ANCESTORS_TO_SCOPE = 6  # how far up a repeating item is looked for
 
 
 def resolve(page: Page | Locator, steps: list[LocatorStep]) -> Locator:
@@ -58,6 +67,8 @@ def resolve(page: Page | Locator, steps: list[LocatorStep]) -> Locator:
                 current = current.filter(has_text=step.value)
             case "nth":
                 current = current.nth(step.index or 0)
+            case "first":
+                current = current.first
     return current
 
 
@@ -80,7 +91,8 @@ def own_candidates(described: dict) -> list[tuple[Strategy, list[LocatorStep]]]:
         found.append(("text", [LocatorStep(kind="text", value=text, exact=True)]))
     if described.get("testId"):
         found.append(("test_id", [LocatorStep(kind="test_id", value=described["testId"])]))
-    if role and not name and role in UNNAMED_OK:
+    if role and role in UNNAMED_OK:
+        # Also when the page library found a name: Playwright may compute none (a checkbox beside a bare <label>).
         found.append(("role", [LocatorStep(kind="role", role=role)]))
     return found
 
@@ -100,7 +112,7 @@ def scope_candidates(ancestor: dict) -> list[list[LocatorStep]]:
     return found
 
 
-async def _unique_and_same(locator: Locator, path: str) -> tuple[bool, int]:
+async def unique_and_same(locator: Locator, path: str) -> tuple[bool, int]:
     """Whether the locator matches exactly one element, and that element is the ref's (same tree position)."""
     try:
         count = await locator.count()
@@ -117,10 +129,22 @@ async def synthesize(race: RacePage, ref: str) -> LocatorSpec:
     path = described["path"]
     page = race.page
     own = own_candidates(described)
+    item = await _repeating_item(page, described["ancestors"][:ANCESTORS_TO_SCOPE])
     for strategy, steps in own:
-        unique, _ = await _unique_and_same(resolve(page, steps), path)
+        if item is not None and not _names_item(steps, item[1]):
+            continue  # "Delete" alone says nothing of which item; the item's text does
+        unique, _ = await unique_and_same(resolve(page, steps), path)
         if unique:
             return LocatorSpec(steps=steps, strategy=strategy)
+    if item is not None:
+        for _, steps in own:
+            unique, _ = await unique_and_same(resolve(page, item[0] + steps), path)
+            if unique:
+                return LocatorSpec(steps=item[0] + steps, strategy="scoped")
+        for strategy, steps in own:  # the item scope did not single it out: the target's own locator after all
+            unique, _ = await unique_and_same(resolve(page, steps), path)
+            if unique:
+                return LocatorSpec(steps=steps, strategy=strategy)
 
     for ancestor in described["ancestors"]:
         for scope in scope_candidates(ancestor):
@@ -131,7 +155,7 @@ async def synthesize(race: RacePage, ref: str) -> LocatorSpec:
             except PlaywrightError:
                 continue
             for _, steps in own:
-                unique, _ = await _unique_and_same(resolve(scope_locator, steps), path)
+                unique, _ = await unique_and_same(resolve(scope_locator, steps), path)
                 if unique:
                     return LocatorSpec(steps=scope + steps, strategy="scoped")
 
@@ -143,9 +167,52 @@ async def synthesize(race: RacePage, ref: str) -> LocatorSpec:
         except PlaywrightError:
             continue
         for index in range(min(count, 200)):
-            same, _ = await _unique_and_same(locator.nth(index), path)
+            same, _ = await unique_and_same(locator.nth(index), path)
             if same:
                 return LocatorSpec(steps=steps + [LocatorStep(kind="nth", index=index)], strategy="nth",
                                    unique=False, matches=count)
     tag_steps = [LocatorStep(kind="css", value=described["tag"])]
     return LocatorSpec(steps=tag_steps, strategy="css", unique=False, matches=0)
+
+
+def _item_scopes(ancestor: dict) -> list[tuple[list[LocatorStep], bool]]:
+    """How a repeating item could be named, narrowed by its own text; the flag: it must repeat to count as an item."""
+    key = ancestor.get("headingText")
+    if not key or volatility(key):
+        return []
+    found: list[tuple[list[LocatorStep], bool]] = []
+    if ancestor.get("testId"):
+        found.append(([LocatorStep(kind="test_id", value=ancestor["testId"])], True))
+    if ancestor.get("role") in ITEM_ROLES:
+        found.append(([LocatorStep(kind="role", role=ancestor["role"])], False))
+    for name in ancestor.get("classes") or []:
+        if _CLASS_WORD.fullmatch(name):
+            found.append(([LocatorStep(kind="css", value=f"{ancestor['tag']}.{name}")], True))
+    return [(steps + [LocatorStep(kind="filter_text", value=key)], repeats) for steps, repeats in found]
+
+
+async def _repeating_item(page: Page, ancestors: list[dict]) -> tuple[list[LocatorStep], str] | None:
+    """The nearest ancestor that is one item of many and that its text names uniquely: its scope steps and that text.
+    By test id first, then by role, then by a class its siblings share (the weakest sign of "one of many")."""
+    scopes = [(ancestor, steps, repeats) for ancestor in ancestors for steps, repeats in _item_scopes(ancestor)]
+    scopes.sort(key=lambda scope: _scope_rank(scope[1]))  # stable: nearest first within a rank
+    for ancestor, steps, must_repeat in scopes:
+        try:
+            if await resolve(page, steps).count() != 1:
+                continue
+            if must_repeat and await resolve(page, steps[:-1]).count() < 2:
+                continue
+        except PlaywrightError:
+            continue
+        return steps, ancestor["headingText"]
+    return None
+
+
+def _scope_rank(steps: list[LocatorStep]) -> int:
+    return {"test_id": 0, "role": 1}.get(steps[0].kind, 2)
+
+
+def _names_item(steps: list[LocatorStep], key: str) -> bool:
+    """Whether the target's own locator already says which item it is in (a link named "Dune" in the Dune row)."""
+    words = " ".join(filter(None, (link.name or link.value for link in steps))).casefold()
+    return bool(words) and key.casefold() in words

@@ -1,7 +1,11 @@
-"""StepRecorder: turns actions on a RacePage into RecordedSteps — locator, facts seen before, requests, outcome.
+"""StepRecorder: turns actions on a RacePage into RecordedSteps — locator, facts seen before, requests, outcome, and
+the outcomes an exported test asserts (what the step changed: OutcomeObserver).
 
 Facts are remembered by locator, not by ref: when hydration replaces a button, the new ref has the same
 locator, so the facts seen on the old one (the scrim covering it) still belong to the step.
+
+Enter is a key press, never part of a fill: a fill whose text ends with a line break on a one-line field is recorded
+as the fill and then press("Enter"), and done that way, so the page gets the key a person would press.
 """
 
 from __future__ import annotations
@@ -19,11 +23,22 @@ from studio.models.recording import RecordedStep, RequestRecord, StepAction, Ste
 from studio.race.actions import ActionRunner, fact_key, relevant
 from studio.race.errors import RaceError
 from studio.race.locators import synthesize
+from studio.race.outcome_observer import OutcomeObserver
 from studio.race.page import RacePage
 
 StepSink = Callable[[RecordedStep], None]
 WATCHED_TYPES = {"fetch", "xhr", "document"}
 SECRET_ENV = {"password": "STUDIO_PASSWORD", "one-time-code": "STUDIO_OTP"}
+LINE_BREAKS = "\r\n"
+
+
+class _Target:
+    """What the recorder learned about a ref before acting on it."""
+
+    def __init__(self, locator: LocatorSpec | None = None, secret_env: str | None = None, role: str | None = None,
+                 tag: str | None = None) -> None:
+        self.locator, self.secret_env, self.role, self.tag = locator, secret_env, role, tag
+        self.drop: tuple[str, LocatorSpec | None] | None = None  # a drag's end: its ref and locator
 
 
 def related_refs(observations: list[Observation]) -> set[str]:
@@ -71,6 +86,9 @@ class _RequestWatch:
             self.last_change = time.monotonic()
 
     async def quiet(self, settle_s: float, max_s: float) -> None:
+        """Wait until no request is open and none started or ended for `settle_s`, counted from now: the action
+        has just been done (it may have waited seconds for a scrim first), and what it sends starts after it."""
+        self.last_change = max(self.last_change, time.monotonic())
         deadline = time.monotonic() + max_s
         while time.monotonic() < deadline:
             if not self.open and time.monotonic() - self.last_change >= settle_s:
@@ -102,30 +120,57 @@ class StepRecorder:
         self._seen: dict[str, list[Observation]] = {}
         self._related: dict[str, dict[str, LocatorSpec]] = {}
         self._ref_keys: dict[str, str] = {}
+        self.outcomes = OutcomeObserver(race)
 
     async def navigate(self, url: str) -> int | None:
-        response = await self.race.page.goto(url)
+        """Open `url`; opening the page already shown is a reload (a goto there would only scroll to its #anchor)."""
+        page = self.race.page
+        before = await self.outcomes.before()
+        url_before = page.url
+        action: StepAction = "reload" if url == url_before and url.startswith(("http:", "https:")) else "navigate"
+        # No wait for the network to go quiet here: an agent acts as soon as the page has loaded, and the facts it
+        # then meets (a scrim still hydrating) belong to the recording.
+        with self.outcomes.page_errors() as errors:
+            response = await (page.reload() if action == "reload" else page.goto(url))
+        outcomes = await self.outcomes.after(before, action, None, None, None, errors)
         self._emit(RecordedStep(session_id=self.session_id, index=self.index, at=_now(), origin=self.origin,
-                                action="navigate", url=self.race.page.url))
+                                action=action, url=page.url, outcomes=outcomes,
+                                outcome=StepOutcome(url_before=url_before, url_after=page.url)))
         return response.status if response else None
 
     async def act(self, action: ActionName, ref: str, value: str | None = None, key: str | None = None) -> ActionOutcome:
         """Run an action through the race preflight; record it when it executes, remember its facts when not."""
-        locator, secret_env = await self._locate(ref)
+        target = await self._locate(ref)
+        if action == "drag" and value:
+            # Where the drag ends, located now (the drop may change it): the exported test drags onto it.
+            target.drop = (value, (await self._locate(value)).locator)
+        if action in ("fill", "type") and value and value[-1] in LINE_BREAKS and target.tag != "textarea":
+            typed = await self.act(action, ref, value.rstrip(LINE_BREAKS), key)
+            return await self.act("press", ref, key="Enter") if typed.acted else typed
         context: dict = {}
 
         async def before_act() -> None:
-            context.update(await self._before())
+            self._follow(ref, target)
+            context.update(await self._before(target))
 
-        with _RequestWatch(self.race) as watch:
+        with _RequestWatch(self.race) as watch, self.outcomes.page_errors() as errors:
             outcome = await self.runner.run(action, ref, value=value, key=key, before_act=before_act)
             if not outcome.acted:
                 await self._remember(ref, outcome.observations)
                 return outcome
             await watch.quiet(self.settle_s, self.max_wait_s)
             requests = await watch.records()
-        await self._finish(action, ref, locator, value, key, secret_env, context, requests)
+        await self._finish(action, ref, target, value, key, context, requests, errors)
         return outcome
+
+    async def press_key(self, key: str) -> None:
+        """Press a key on the page itself (whatever has focus): a game's arrow keys, Escape, a shortcut."""
+        context = await self._before(_Target())
+        with _RequestWatch(self.race) as watch, self.outcomes.page_errors() as errors:
+            await self.race.page.keyboard.press(key)
+            await watch.quiet(self.settle_s, self.max_wait_s)
+            requests = await watch.records()
+        await self._finish("press", None, _Target(), None, key, context, requests, errors)
 
     async def record_external(self, action: StepAction, ref: str, perform: Callable[[], Awaitable[None]],
                               value: str | None = None, key: str | None = None,
@@ -135,31 +180,43 @@ class StepRecorder:
         Returns the facts the action's preflight saw on the element just before it (they do not stop it), and
         the step it became.
         """
-        locator, secret_env = await self._locate(ref)
+        target = await self._locate(ref)
         found, _ = await self.race.observe_for_action(ref)
         observations = relevant(action, found)
         await self._remember(ref, observations)
-        context = await self._before()
-        with _RequestWatch(self.race) as watch:
+        context = await self._before(target)
+        with _RequestWatch(self.race) as watch, self.outcomes.page_errors() as errors:
             await perform()
             await watch.quiet(self.settle_s, self.max_wait_s)
             requests = await watch.records()
-        step = await self._finish(action, ref, locator, value, key, secret_env, context, requests)
+        step = await self._finish(action, ref, target, value, key, context, requests, errors)
         return observations, step
 
     # -- internals -------------------------------------------------------------------------------
 
-    async def _locate(self, ref: str) -> tuple[LocatorSpec | None, str | None]:
+    async def _locate(self, ref: str) -> _Target:
         try:
             described = await self.race.describe(ref)
             locator = await synthesize(self.race, ref)
         except RaceError:
-            return None, None  # the element is gone; the action will report its detachment
+            return _Target()  # the element is gone; the action will report its detachment
         self._ref_keys[ref] = locator.python()
         # Passwords and one-time codes are never stored; the exported test reads an environment variable.
-        if described.get("inputType") == "password":
-            return locator, SECRET_ENV["password"]
-        return locator, SECRET_ENV["one-time-code"] if described.get("secret") else None
+        secret = SECRET_ENV["password"] if described.get("inputType") == "password" else (
+            SECRET_ENV["one-time-code"] if described.get("secret") else None)
+        return _Target(locator, secret, described.get("role"), described.get("tag"))
+
+    def _follow(self, ref: str, target: _Target) -> None:
+        """The runner acts on the element that replaced `ref` (found again by a locator, see studio.race.rebind): the
+        step is about that element, and keeps the facts seen on the one it replaced."""
+        moved = self.runner.rebound
+        if moved is None:
+            return
+        old_key, new_key = self._ref_keys.get(ref), moved.spec.python()
+        target.locator = moved.spec
+        if old_key and old_key != new_key:
+            self._seen.setdefault(new_key, []).extend(self._seen.pop(old_key, []))
+            self._related.setdefault(new_key, {}).update(self._related.pop(old_key, {}))
 
     async def _remember(self, ref: str, observations: list[Observation]) -> None:
         key = self._ref_keys.get(ref)
@@ -175,8 +232,9 @@ class StepRecorder:
             except RaceError:
                 pass
 
-    async def _before(self) -> dict:
-        return {"url_before": self.race.page.url, "texts_before": await self._texts()}
+    async def _before(self, target: _Target) -> dict:
+        return {"url_before": self.race.page.url, "texts_before": await self._texts(),
+                "observed": await self.outcomes.before(target.locator, target.role)}
 
     async def _texts(self) -> set[tuple[str, str]]:
         """(role, text) of visible live regions; alerts are kept apart so the export checks role=alert."""
@@ -186,11 +244,17 @@ class StepRecorder:
         except RaceError:
             return set()
 
-    async def _finish(self, action, ref, locator, value, key, secret_env, context, requests) -> RecordedStep:
+    async def _finish(self, action: StepAction, ref: str | None, target: _Target, value: str | None, key: str | None,
+                      context: dict, requests: list[RequestRecord], errors: list[str]) -> RecordedStep:
+        locator, secret_env = target.locator, target.secret_env
         new_texts = sorted(await self._texts() - context.get("texts_before", set()))
-        page_key = locator.python() if locator else self._ref_keys.get(ref, "")
+        outcomes = await self.outcomes.after(context["observed"], action, locator, target.role,
+                                             None if secret_env else value, errors)
+        page_key = locator.python() if locator else self._ref_keys.get(ref or "", "")
         observations = self._seen.pop(page_key, [])
         related = self._related.pop(page_key, {})
+        if target.drop is not None and target.drop[1] is not None:
+            related = {**related, target.drop[0]: target.drop[1]}
         try:
             title = await self.race.page.title()
         except PlaywrightError:
@@ -199,7 +263,7 @@ class StepRecorder:
             session_id=self.session_id, index=self.index, at=_now(), origin=self.origin, action=action,
             url=context.get("url_before", self.race.page.url), ref=ref, locator=locator,
             value=None if secret_env else value, secret_env=secret_env, key=key,
-            observations=observations, related_locators=related, requests=requests,
+            observations=observations, related_locators=related, requests=requests, outcomes=outcomes,
             outcome=StepOutcome(url_before=context.get("url_before", ""), url_after=self.race.page.url,
                                 status_texts=[text for role, text in new_texts if role == "status"],
                                 alert_texts=[text for role, text in new_texts if role == "alert"],

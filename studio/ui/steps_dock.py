@@ -1,4 +1,6 @@
-"""The Steps dock: the Record toggle, the current session's recorded steps, delete-last with undo, and Export."""
+"""The Steps dock: the Record toggle, the Assert tools (as in Playwright codegen: assert that the picked element is
+visible, its text, value, checked state or how many like it), the current session's recorded steps, delete-last with
+undo, and Export."""
 
 from __future__ import annotations
 
@@ -21,9 +23,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.app.race_entries import Inspection
 from studio.app.race_service import RaceService
 from studio.browser.urls import path_of
+from studio.models.locator import LocatorSpec
+from studio.models.outcomes import (
+    CheckedOutcome,
+    CountOutcome,
+    Outcome,
+    TextOutcome,
+    TextsOutcome,
+    ValueOutcome,
+    VisibleOutcome,
+)
 from studio.models.recording import RecordedStep
+from studio.race.assertion_steps import AssertionKind
 
 if TYPE_CHECKING:  # the exporter takes ~0.6 s to import; the studio loads it on the first Export…
     from studio.export import ExportResult
@@ -31,10 +45,17 @@ if TYPE_CHECKING:  # the exporter takes ~0.6 s to import; the studio loads it on
 
 RECORD_SHORTCUT = "Ctrl+E"  # as in Chrome DevTools' Recorder; F5 reloads the page
 COLUMNS = ("#", "Action", "Locator", "Value", "Facts", "Requests", "Outcome")
+ASSERTIONS: tuple[tuple[AssertionKind, str, str], ...] = (
+    ("visible", "Visible", "Assert that the picked element is visible"),
+    ("text", "Text", "Assert the picked element's text, as it reads now"),
+    ("value", "Value", "Assert the picked field's value, as it is now"),
+    ("checked", "Checked", "Assert whether the picked checkbox, radio or switch is checked, as it is now"),
+    ("count", "Count", "Assert how many elements like the picked one there are (the rows, the checkboxes)"),
+)
 
 
 def value_text(step: RecordedStep) -> str:
-    if step.action == "navigate":
+    if step.action in ("navigate", "reload"):
         return step.url
     if step.key:
         return step.key
@@ -49,13 +70,35 @@ def requests_text(step: RecordedStep) -> str:
 
 
 def outcome_text(step: RecordedStep) -> str:
+    """What the step changed, short: status texts, where it led, then what the export will check."""
     outcome = step.outcome
-    if outcome is None:
-        return ""
-    parts = list(outcome.status_texts)
-    if outcome.url_after and outcome.url_after != outcome.url_before:
+    parts = list(outcome.status_texts) if outcome else []
+    if outcome is not None and outcome.url_after and outcome.url_after != outcome.url_before:
         parts.append(f"→ {path_of(outcome.url_after)}")
+    parts += [said for said in map(_checked, step.outcomes) if said]
     return " · ".join(parts)
+
+
+def _checked(outcome: Outcome) -> str:
+    match outcome:
+        case TextOutcome(text=text):
+            return f"“{text}”"
+        case VisibleOutcome(visible=visible, locator=locator):
+            return f"{'shows' if visible else 'hides'} “{_named(locator)}”"
+        case CountOutcome(count=count, locator=locator):
+            return f"{count} × “{_named(locator)}”"
+        case TextsOutcome(texts=texts):
+            return f"{len(texts)} items"
+        case CheckedOutcome(checked=checked):
+            return "checked" if checked else "unchecked"
+        case ValueOutcome(value=value):
+            return f"value “{value}”"
+    return ""
+
+
+def _named(locator: LocatorSpec) -> str:
+    last = locator.steps[-1]
+    return last.value or last.name or last.role or ""
 
 
 class TypedUrlRoute(QObject):
@@ -103,7 +146,7 @@ class StepsPanel(QWidget):
         self.table.setAccessibleName("Recorded steps")
         header = self.table.header()
         header.setStretchLastSection(False)
-        for column, width in ((0, 30), (1, 66), (3, 170), (4, 44), (5, 210), (6, 240)):
+        for column, width in ((0, 30), (1, 104), (3, 170), (4, 44), (5, 210), (6, 240)):
             self.table.setColumnWidth(column, width)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the locator is what matters most
 
@@ -118,6 +161,22 @@ class StepsPanel(QWidget):
         self.addAction(self.undo_action)
         self.undo_button = QToolButton(self)
         self.undo_button.setDefaultAction(self.undo_action)
+        self.target: Inspection | None = None  # the element picked or inspected last: what Assert acts on
+        self.target_label = QLabel(self)
+        self.target_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.assert_buttons: dict[AssertionKind, QToolButton] = {}
+        asserts = QHBoxLayout()
+        asserts.addWidget(QLabel("Assert:", self))
+        for kind, label, tip in ASSERTIONS:
+            button = QToolButton(self)
+            button.setText(label)
+            button.setToolTip(f"{tip} (while recording; pick the element with the Inspector first)")
+            button.setAccessibleName(f"Assert {label.lower()}")
+            button.clicked.connect(lambda _checked=False, kind=kind: self.add_assertion(kind))
+            self.assert_buttons[kind] = button
+            asserts.addWidget(button)
+        asserts.addWidget(self.target_label, 1)
+
         self.export_button = QPushButton("Export…", self)
         self.export_button.setToolTip("Write these steps as a Playwright test (Python or TypeScript)")
         self.export_button.clicked.connect(self.ask_export)
@@ -133,15 +192,38 @@ class StepsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(head)
+        layout.addLayout(asserts)
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
 
         service.recordingChanged.connect(self._recording_changed)
+        service.inspected.connect(self._inspected)
         service.stepRecorded.connect(lambda _step: self.refresh())
         service.stepsChanged.connect(self.refresh)
         service.project.projectChanged.connect(lambda _path: self.refresh())
         service.browser.sessionStarted.connect(lambda _id: self.refresh())
         self.refresh()
+        self._show_target()
+
+    def add_assertion(self, kind: AssertionKind) -> None:
+        """Record an expect step on the picked element (the service says why in the message bar if it cannot)."""
+        if self.target is not None:
+            self.service.add_assertion(kind, self.target.element.ref)
+
+    def _inspected(self, inspection: Inspection) -> None:
+        self.target = inspection
+        self._show_target()
+
+    def _show_target(self) -> None:
+        target, recording = self.target, self.service.recording
+        for button in self.assert_buttons.values():
+            button.setEnabled(recording and target is not None)
+        if target is None:
+            self.target_label.setText("Pick an element (Inspector › Pick) to assert on it.")
+        else:
+            named = target.locator.python() if target.locator else f"<{target.element.tag}> {target.element.ref}"
+            self.target_label.setText(f"on {named}")
+        self.target_label.setToolTip(self.target_label.text())
 
     def refresh(self) -> None:
         steps = self.service.steps()
@@ -170,6 +252,7 @@ class StepsPanel(QWidget):
         self.record_action.setText("● Stop Recording" if on else "Record")
         self.state.setText(f"Recording session {self.service.session_id}." if on else "Not recording.")
         self.state.setStyleSheet("color:#b91c1c; font-weight:600;" if on else "")
+        self._show_target()
 
     def delete_last(self) -> None:
         self.service.delete_last_step()

@@ -42,9 +42,14 @@ def click(**fields):
     return step(1, "click", PRODUCTS, locator=fields.pop("locator", ADD_TO_CART), **fields)
 
 
+def recorded(plan):
+    """The plans of the recorded steps (without the preamble and the test's closing checks)."""
+    return [p for p in plan.steps if p.index is not None]
+
+
 def statements_of(*steps):
     """The statements of the last step's plan."""
-    return build_plan([step(0, "navigate", PRODUCTS), *steps]).steps[-1].statements
+    return recorded(build_plan([step(0, "navigate", PRODUCTS), *steps]))[-1].statements
 
 
 def test_add_to_cart_waits_for_the_scrim_and_the_cart_call_then_checks_the_toast():
@@ -195,7 +200,7 @@ def test_a_redirected_navigation_is_checked_and_other_origins_stay_absolute():
 
 def test_only_consecutive_duplicate_navigations_collapse():
     steps = [step(0, "navigate", PRODUCTS), step(1, "navigate", f"{H}/cart"), step(2, "navigate", PRODUCTS)]
-    assert [s.statements[0].url for s in build_plan(steps).steps] == ["/products", "/cart", "/products"]
+    assert [s.statements[0].url for s in recorded(build_plan(steps))] == ["/products", "/cart", "/products"]
 
 
 def test_a_recording_that_starts_mid_page_opens_that_page_first():
@@ -259,7 +264,12 @@ def test_recordings_no_test_can_be_written_from_are_refused_with_a_sentence(step
 
 
 def test_variable_names_stay_unique_in_one_test():
-    steps = [step(0, "navigate", PRODUCTS), *(click() for _ in range(2))]
+    other_card = ADD_TO_CART.model_copy(update={"steps": [ADD_TO_CART.steps[0].model_copy(update={"value": "tile"}),
+                                                          *ADD_TO_CART.steps[1:]]})
+    steps = [step(0, "navigate", PRODUCTS), click(), click(), click(locator=other_card)]
     steps = [steps[0], *(s.model_copy(update={"index": i + 1}) for i, s in enumerate(steps[1:]))]
-    names = [p.statements[0].variable for p in build_plan(steps).steps[1:]]
-    assert names == ["add_to_cart", "add_to_cart_2"]
+    first, again, other = recorded(build_plan(steps))[1:]
+    # The same locator keeps the variable an earlier step declared; another one with the same label gets its own.
+    assert first.statements[0] == Declare(variable="add_to_cart", locator=ADD_TO_CART)
+    assert kinds(again.statements) == ["act"] and again.statements[0].subject.variable == "add_to_cart"
+    assert other.statements[0].variable == "add_to_cart_2"

@@ -21,7 +21,9 @@ async def add_to_cart_like_an_agent(recorder, race, product: str, attempts: int 
 
 
 async def test_recording_add_to_cart_keeps_the_facts_that_shaped_it(race, page, demo):
-    demo.configure(hydration_ms=(1200, 1200), seed=4)
+    # Long enough that the first click meets the scrim on a loaded machine (the recorder's navigate alone waits for
+    # the page to go quiet).
+    demo.configure(hydration_ms=(3000, 3000), seed=4)
     steps = []
     recorder = StepRecorder(race, ActionRunner(race), "s1", steps.append)
     await recorder.navigate(demo.base_url + "/products")
