@@ -34,6 +34,7 @@ class BrowserService(QObject):
     busyChanged = Signal(bool)
     errorOccurred = Signal(str)
     notice = Signal(str)  # a sentence about something that worked (a saved file)
+    navigated = Signal()  # a navigation the tester asked for (address, back, forward, reload) worked
     tracingChanged = Signal(bool)
 
     def __init__(self, runtime: EngineRuntime, parent: QObject | None = None) -> None:
@@ -125,6 +126,8 @@ class BrowserService(QObject):
         except BrowserError as error:
             self.errorOccurred.emit(str(error))
             self.urlChanged.emit(url)  # the address field keeps what was asked for, to fix and retry
+        else:
+            self.navigated.emit()
         finally:
             self.busyChanged.emit(False)
 
@@ -146,6 +149,8 @@ class BrowserService(QObject):
             await getattr(self.session, method)()
         except BrowserError as error:
             self.errorOccurred.emit(str(error))
+        else:
+            self.navigated.emit()
 
     def send_input(self, action: InputAction) -> None:
         if self._input is not None and self.alive:

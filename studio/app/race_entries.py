@@ -7,6 +7,7 @@ from typing import Any
 
 from studio.browser.input import InputAction
 from studio.models.locator import LocatorSpec
+from studio.models.pick import PointStack
 from studio.models.race import ActionOutcome, ElementInfo, Observation, Rect
 
 TEXT_ROLES = {"textbox", "searchbox", "spinbutton"}
@@ -53,6 +54,35 @@ class Inspection:
     siblings: list[ElementInfo]
     locator: LocatorSpec | None
     observations: list[Observation] = field(default_factory=list)
+    descendants: list[ElementInfo] = field(default_factory=list)
+    # Where it was picked: the elements at that point and which of them it is (None when reached another way).
+    stack: PointStack | None = None
+    stack_index: int | None = None
+    # The ref it had before the page was reloaded or re-rendered, when its locator found it again.
+    found_again_from: str | None = None
+
+    @property
+    def position(self) -> str | None:
+        """Where it sits among the elements at the point it was picked at, e.g. "2 of 4 at this point"."""
+        if self.stack is None or self.stack_index is None:
+            return None
+        return self.stack.position(self.stack_index)
+
+
+@dataclass(frozen=True)
+class StackPosition:
+    """The element pick mode points at: one of the stack at the pointer (Alt+wheel or Alt+click walks it)."""
+
+    stack: PointStack
+    index: int
+
+    @property
+    def element(self) -> ElementInfo:
+        return self.stack.elements[self.index].element
+
+    @property
+    def box(self) -> Rect:
+        return self.stack.elements[self.index].box
 
 
 @dataclass

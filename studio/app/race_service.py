@@ -19,20 +19,23 @@ from playwright.async_api import Page
 from PySide6.QtCore import QObject, Signal
 
 from studio.app.browser_service import BrowserService
+from studio.app.element_inspector import FIND_AGAIN_S, ElementInspector
 from studio.app.project_service import ProjectService
 from studio.app.pick_mode import PickMode
 from studio.app.race_entries import Inspection, RaceEntry
+from studio.app.race_sentences import for_the_window
 from studio.app.tasks import TaskOwner
 from studio.app.tester_input import TesterInput
 from studio.browser.errors import BrowserError, describe_navigation_failure, first_line
 from studio.browser.input import InputAction
 from studio.browser.urls import normalize_url
 from studio.models.locator import LocatorSpec
+from studio.models.pick import PointStack
 from studio.models.race import ActionName, Rect
 from studio.models.recording import RecordedStep
 from studio.race.driver import PageDriver
+from studio.race.assertion_steps import AssertionKind, assertion_for
 from studio.race.errors import RaceError
-from studio.race.locators import synthesize
 from studio.race.page import RacePage
 
 log = logging.getLogger(__name__)
@@ -46,7 +49,8 @@ class RaceService(QObject):
     entryAdded = Signal(object)  # RaceEntry
     entryUpdated = Signal(object)  # the same RaceEntry, now with its locator
     inspected = Signal(object)  # Inspection
-    hovered = Signal(object)  # (ElementInfo, Rect) or None
+    hovered = Signal(object)  # StackPosition (pick mode's highlighted element) or None
+    pickLost = Signal(str)  # the picked element is not on the page any more (after a reload): the sentence
     pickModeChanged = Signal(bool)
     recordingChanged = Signal(bool)
     stepRecorded = Signal(object)  # RecordedStep
@@ -63,12 +67,16 @@ class RaceService(QObject):
         self.recording = False
         self._tasks = TaskOwner(on_error=self._unexpected)
         self.tester = TesterInput(browser, lambda: self.driver, self._tasks, self.entryAdded.emit, self._report)
-        self.pick_mode = PickMode(lambda: self.driver, self._tasks, self.pickModeChanged.emit, self.hovered.emit,
-                                  self.pick, self.errorOccurred.emit)
+        self.inspector = ElementInspector(self._require_driver)
+        self.pick_mode = PickMode(lambda: self.driver is not None, self.inspector.stack_at, self._tasks,
+                                  self.pickModeChanged.emit, self.hovered.emit, self.pick, self.errorOccurred.emit)
+        self._finding_again: asyncio.Task | None = None
         self._unsubscribe_page: Callable[[], None] | None = None
         self._deleted: list[RecordedStep] = []
+        self._picked_at: tuple[str, float, float] | None = None  # the last pick: its ref and the point
         browser.sessionStarted.connect(self._on_session_started)
         browser.sessionEnded.connect(self._on_session_ended)
+        browser.urlChanged.connect(self._on_navigated)
         project.projectChanged.connect(lambda _path: self._deleted.clear())
 
     @property
@@ -99,6 +107,7 @@ class RaceService(QObject):
             self._unsubscribe_page = None
         self.driver = None
         self.tester.clear()
+        self.inspector.forget()
         self.set_pick_mode(False)
         if self.recording:
             self.recording = False
@@ -119,12 +128,17 @@ class RaceService(QObject):
         """Run an action through the preflight; the outcome becomes an entry (and a step while recording)."""
         self._spawn(self._act(action, ref, value, key), f"the {action} on {ref}")
 
-    def pick(self, x: float, y: float) -> None:
-        """Inspect the meaningful element at a point of the page (CSS pixels)."""
-        self._spawn(self._pick(x, y), "picking an element")
+    def pick(self, x: float, y: float, index: int = 0, stack: PointStack | None = None) -> None:
+        """Inspect the meaningful element at a point of the page (CSS pixels): the one a click reaches, or with
+        `index` one beneath it (`stack`: the elements there, when pick mode read them already)."""
+        self._spawn(self._pick(x, y, index, stack), "picking an element")
 
     def inspect(self, ref: str) -> None:
         self._spawn(self._inspect(ref), f"inspecting {ref}")
+
+    def walk_stack(self, step: int) -> None:
+        """Inspect the element above (-1) or beneath (+1) the inspected one, at the point it was picked at."""
+        self._spawn(self._walk(step), "reaching beneath the element")
 
     def request_rects(self, refs: list[str], done: RectsCallback) -> None:
         """Look up the current boxes of refs for highlights; `done` gets {ref: Rect or None}."""
@@ -135,11 +149,13 @@ class RaceService(QObject):
         self._spawn(run(), "finding the elements to highlight", quiet=True)
 
     async def _observe(self, ref: str) -> RaceEntry:
+        ref = await self.inspector.follow(ref)
         observations = await self._require_driver().observe(ref)
         return await self._add_entry(RaceEntry(at=_now(), action="observe", ref=ref, observations=observations))
 
     async def _act(self, action: ActionName, ref: str, value: str | None, key: str | None) -> RaceEntry:
         driver = self._require_driver()
+        ref = await self.inspector.follow(ref)
         async with driver.lock:
             await self.tester.flush_field()
             outcome = await driver.act(action, ref, value=value, key=key)
@@ -157,32 +173,46 @@ class RaceService(QObject):
             self.entryUpdated.emit(entry)
         return entry
 
-    async def _pick(self, x: float, y: float) -> Inspection | None:
-        picked = await self._require_driver().race.pick(x, y)
-        if picked is None:
+    async def _pick(self, x: float, y: float, index: int = 0, stack: PointStack | None = None) -> Inspection | None:
+        inspection = await self.inspector.pick(x, y, index, stack)
+        if inspection is None:
             self.notice.emit("There is no element at that point. Point at a button, link or field.")
             return None
-        info, box = picked
-        return await self._inspect(info.ref, box)
-
-    async def _inspect(self, ref: str, box: Rect | None = None) -> Inspection:
-        race = self._require_driver().race
-        element = await race.info(ref)
-        observations = await race.observe(ref)
-        ancestors = await race.ancestors(ref)
-        siblings = await race.siblings(ref)
-        locator = await self._locator(ref)
-        if box is None:
-            box = (await race.rects([ref])).get(ref)
-        inspection = Inspection(element, box, ancestors, siblings, locator, observations)
+        self._picked_at = (inspection.element.ref, x, y)  # an Assert text on it means the text under the pointer
         self.inspected.emit(inspection)
         return inspection
 
+    async def _inspect(self, ref: str) -> Inspection:
+        inspection = await self.inspector.inspect(await self.inspector.follow(ref))
+        self.inspected.emit(inspection)
+        return inspection
+
+    async def _walk(self, step: int) -> None:
+        inspection = await self.inspector.walk(step)
+        if inspection is None:
+            self.notice.emit("There is nothing beneath it at that point." if step > 0
+                             else "Nothing lies over it at that point.")
+            return
+        self.inspected.emit(inspection)
+
     async def _locator(self, ref: str) -> LocatorSpec | None:
-        try:
-            return await synthesize(self._require_driver().race, ref)
-        except RaceError:
-            return None  # gone already: the entry's facts say so
+        return await self.inspector.locator(ref)
+
+    def _on_navigated(self, _url: str) -> None:
+        """A reload or another page: look for the picked element there by its locator, and show it again."""
+        if self.inspector.current is None or self.driver is None:
+            return
+        if self._finding_again is not None:
+            self._finding_again.cancel()
+        self._finding_again = self._spawn(self._find_again(), "finding the picked element again", quiet=True)
+
+    async def _find_again(self) -> None:
+        lost = self.inspector.current
+        found = await self.inspector.find_again(FIND_AGAIN_S)
+        if found is not None:
+            self.inspected.emit(found)
+        elif lost is not None and self.inspector.current is lost:
+            self.pickLost.emit("The picked element is not on this page. Pick one with Ctrl+Shift+C.")
 
     # -- pick mode and the live view's input ---------------------------------------------------------
 
@@ -270,6 +300,22 @@ class RaceService(QObject):
             except PlaywrightError as error:
                 raise describe_navigation_failure(url, error) from error
 
+    def add_assertion(self, kind: AssertionKind, ref: str) -> None:
+        """While recording: an expect step on the element with its state now (the Steps dock's Assert tools)."""
+        self._spawn(self._add_assertion(kind, ref), f"adding the {kind} assertion")
+
+    async def _add_assertion(self, kind: AssertionKind, ref: str) -> None:
+        driver = self._require_driver()
+        if not self.recording or driver.recorder is None:
+            raise RaceError("bad_input", "Assertions are steps of a recording: start recording (Ctrl+E), then pick "
+                                         "the element and assert on it.")
+        async with driver.lock:
+            await self.tester.flush_field()
+            await driver.settle()
+            ref_picked, x, y = self._picked_at or ("", 0.0, 0.0)
+            step = await assertion_for(driver.race, ref, kind, (x, y) if ref_picked == ref else None)
+            driver.record_check(step.action, step.locator, step.value)
+
     def steps(self) -> list[RecordedStep]:
         project = self.project.project
         return project.steps(self.session_id) if project and self.session_id else []
@@ -314,7 +360,7 @@ class RaceService(QObject):
 
     def _report(self, error: BaseException, doing: str) -> None:
         if isinstance(error, RaceError):
-            self.errorOccurred.emit(error.message)
+            self.errorOccurred.emit(for_the_window(error))
         elif isinstance(error, BrowserError):
             self.errorOccurred.emit(str(error))
         else:

@@ -31,6 +31,9 @@ class InputAction:
     dy: float = 0.0
     key: str = ""
     text: str = ""
+    # Modifier keys held during a mouse gesture ("Alt", "Control", "Meta", "Shift"); the studio's own gestures read
+    # them (Alt+click in pick mode), the page gets its modifiers from the key presses forwarded before.
+    modifiers: frozenset[str] = frozenset()
 
 
 class PageInput:

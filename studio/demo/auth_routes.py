@@ -15,6 +15,7 @@ from studio.demo.auth import (
     visitor,
 )
 from studio.demo.http_support import ApiError, read_json, require_str, state_of
+from studio.demo.sign_in_help import sign_in_help
 from studio.demo.state import DemoState, User
 from studio.demo.templating import render
 
@@ -44,7 +45,7 @@ def login_page_response(
     email: str = "", expired: bool = False,
 ) -> web.Response:
     return render(request, "login.html", title="Sign in", next_path=target, expired=expired, error=error,
-                  step=step, challenge_id=challenge_id, email=email)
+                  step=step, challenge_id=challenge_id, email=email, demo_account=sign_in_help(state_of(request)))
 
 
 async def _slow_identity_provider(request: web.Request) -> None:

@@ -11,6 +11,7 @@ from studio.demo.auth_routes import BAD_CODE, check_password
 from studio.demo.config import DemoConfig
 from studio.demo.flags import FlagError
 from studio.demo.http_support import ApiError, read_json, require_str, state_of
+from studio.demo.sign_in_help import current_code
 from studio.demo.state import RESET_SCOPES, DuplicateEmail
 
 routes = web.RouteTableDef()
@@ -58,6 +59,19 @@ async def get_user(request: web.Request) -> web.Response:
     if user is None:
         raise ApiError(404, f"No user with id or email {request.match_info['key']!r}.")
     return web.json_response(user.as_json())
+
+
+@routes.get("/_data/users/{key}/otp")
+async def get_user_code(request: web.Request) -> web.Response:
+    """The current one-time code of a two-factor account, for signing in by hand (what an authenticator shows)."""
+    state = state_of(request)
+    user = state.find_user(request.match_info["key"])
+    if user is None:
+        raise ApiError(404, f"No user with id or email {request.match_info['key']!r}.")
+    if not user.otp_secret:
+        raise ApiError(409, f"{user.email} signs in without a one-time code.")
+    code, valid_s = current_code(state, user)
+    return web.json_response({"email": user.email, "otp": code, "validForS": valid_s})
 
 
 @routes.post("/_data/login")

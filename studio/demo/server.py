@@ -14,6 +14,7 @@ from aiohttp import web
 from studio.demo import auth_routes, data_routes, fintech_routes, game_routes, shop_routes
 from studio.demo.config import DemoConfig
 from studio.demo.http_support import STATE_KEY, ApiError, is_api_path
+from studio.demo.sign_in_help import add_two_factor_account, sign_in_lines
 from studio.demo.state import DemoState
 from studio.demo.templating import not_found_page
 from studio.resources import resource_path
@@ -195,7 +196,9 @@ async def serve_forever(host: str, port: int, config: DemoConfig | None = None) 
     """Serve the demo app until cancelled, printing its URL first (for `studio serve-demo`)."""
     server = DemoServer(host, port, config)
     url = await server.start()
-    print(f"Demo app running at {url} (press Ctrl+C to stop)", flush=True)
+    two_factor = add_two_factor_account(server.state)
+    print("\n".join([f"Demo app running at {url} (press Ctrl+C to stop)", *sign_in_lines(url, two_factor)]),
+          flush=True)
     try:
         await asyncio.Event().wait()
     finally:

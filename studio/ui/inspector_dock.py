@@ -1,4 +1,8 @@
-"""The Element Inspector dock: pick an element in the live view and see what a test would need to know about it."""
+"""The Element Inspector dock: pick an element in the live view and see what a test would need to know about it.
+
+Alt+click or Alt+wheel while picking, or Above / Beneath here, reach the elements stacked at the picked point (what
+an overlay covers); the ancestors, siblings and descendants are clickable and inspect the element clicked.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QTabWidget,
@@ -18,13 +23,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.race_entries import Inspection, RaceEntry
+from studio.app.race_entries import Inspection, RaceEntry, StackPosition
 from studio.app.race_service import RaceService
-from studio.models.race import ElementInfo, Rect
+from studio.models.race import ElementInfo
 from studio.ui.live_view import Highlight, LiveView
 from studio.ui.observations_dock import TARGET, describe_element, fact_sentence, monospace
 
 PICK_SHORTCUT = "Ctrl+Shift+C"
+IDLE_HINT = f"Press {PICK_SHORTCUT}, then click an element in the page."
+PICKING_HINT = ("Click an element in the page to inspect it. Alt+click (or Alt+wheel) reaches what lies beneath it. "
+                "Esc leaves without picking.")
+REF_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def _value(text: str | None) -> str:
@@ -60,11 +69,31 @@ class InspectorPanel(QWidget):
         pick_button = QToolButton(self)
         pick_button.setDefaultAction(self.pick_action)
         pick_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.hint = QLabel(f"Press {PICK_SHORTCUT}, then click an element in the page.", self)
+        self.hint = QLabel(IDLE_HINT, self)
         self.hint.setWordWrap(True)
         head = QHBoxLayout()
         head.addWidget(pick_button)
         head.addWidget(self.hint, 1)
+
+        # Where the element sits among those at the picked point, and the way above and beneath it.
+        self.position = QLabel("", self)
+        self.position.setAccessibleName("Place at the picked point")
+        bold = self.position.font()
+        bold.setBold(True)
+        self.position.setFont(bold)
+        self.above_button = QToolButton(self)
+        self.above_button.setText("▲ Above")
+        self.above_button.setToolTip("Inspect the element over this one at the picked point")
+        self.above_button.clicked.connect(lambda: service.walk_stack(-1))
+        self.beneath_button = QToolButton(self)
+        self.beneath_button.setText("▼ Beneath")
+        self.beneath_button.setToolTip("Inspect the element beneath this one at the picked point (Alt+click while "
+                                       "picking does the same)")
+        self.beneath_button.clicked.connect(lambda: service.walk_stack(1))
+        stack_row = QHBoxLayout()
+        stack_row.addWidget(self.position, 1)
+        stack_row.addWidget(self.above_button)
+        stack_row.addWidget(self.beneath_button)
 
         self.fields: dict[str, QLabel] = {}
         form = QFormLayout()
@@ -82,16 +111,23 @@ class InspectorPanel(QWidget):
         locators_layout.addLayout(python_row)
         locators_layout.addLayout(typescript_row)
 
-        self.ancestors = QListWidget(self)
-        self.siblings = QListWidget(self)
+        self.ancestors = self._element_list("Ancestors")
+        self.siblings = self._element_list("Siblings")
+        self.descendants = self._element_list("Descendants")
         self.facts = QListWidget(self)
         self.facts.setWordWrap(True)
         # One list at a time: the facts first, as they are what stands between a test and a click.
         self.lists = QTabWidget(self)
-        self.lists.addTab(self.facts, "Observations")
+        self.lists.addTab(self.facts, "Facts")
         self.lists.addTab(self.ancestors, "Ancestors")
         self.lists.addTab(self.siblings, "Siblings")
+        self.lists.addTab(self.descendants, "Descendants")
         self.lists.setMinimumHeight(140)
+        # Four tabs in a narrow dock: shorten a label rather than hide a tab behind scroll arrows.
+        self.lists.setUsesScrollButtons(False)
+        self.lists.setElideMode(Qt.TextElideMode.ElideMiddle)
+        self._requested: str | None = None  # the ref a click in a list asked to inspect, until it is shown
+        self._picked_while_picking = False  # Alt+click picked it: pick mode went on
 
         self.observe_button = QPushButton("Observe", self)
         self.observe_button.setToolTip("Check the element's state without acting (the facts go to Observations)")
@@ -108,6 +144,7 @@ class InspectorPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(head)
+        layout.addLayout(stack_row)
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(locators)
@@ -117,6 +154,24 @@ class InspectorPanel(QWidget):
         service.hovered.connect(self._hovered)
         service.inspected.connect(self.show_inspection)
         service.entryAdded.connect(self._entry_added)
+        service.pickLost.connect(self.hint.setText)
+        service.errorOccurred.connect(lambda _text: setattr(self, "_requested", None))  # a click may ask again
+        self._show_position(None)
+
+    def _element_list(self, title: str) -> QListWidget:
+        view = QListWidget(self)
+        view.setAccessibleName(title)
+        view.setCursor(Qt.CursorShape.PointingHandCursor)
+        view.itemClicked.connect(self._list_activated)
+        view.itemActivated.connect(self._list_activated)  # Enter, or a double click
+        return view
+
+    def _list_activated(self, item: QListWidgetItem) -> None:
+        ref = item.data(REF_ROLE)
+        current = self.inspection.element.ref if self.inspection else None
+        if ref and ref not in (self._requested, current):
+            self._requested = ref
+            self.service.inspect(ref)
 
     def _locator_row(self, language: str) -> tuple[QPlainTextEdit, QVBoxLayout]:
         view = monospace()
@@ -146,17 +201,22 @@ class InspectorPanel(QWidget):
             self.pick_action.blockSignals(False)
         self.leave_pick.setEnabled(on)
         self.live_view.setCursor(Qt.CursorShape.CrossCursor if on else Qt.CursorShape.ArrowCursor)
-        self.hint.setText("Click an element in the page to inspect it. Esc leaves without picking." if on
-                          else f"Press {PICK_SHORTCUT}, then click an element in the page.")
-        if not on:
+        self.hint.setText(PICKING_HINT if on else IDLE_HINT)
+        if on:
+            self._picked_while_picking = False
+        elif self._picked_while_picking and self.inspection is not None and self.inspection.box is not None:
+            # Alt+click picked it and picking went on: Esc leaves with the picked element drawn, not the hover box.
+            self._draw_picked(self.inspection)
+        else:
             self.live_view.clear_highlights()  # the hover box; a pick draws the picked element next
 
-    def _hovered(self, picked: tuple[ElementInfo, Rect] | None) -> None:
-        if picked is None:
+    def _hovered(self, position: StackPosition | None) -> None:
+        if position is None:
             self.live_view.clear_highlights()
             return
-        info, box = picked
-        self.live_view.set_highlights([Highlight(box, TARGET, short_label(info))], hold_ms=None)
+        count = len(position.stack.elements)
+        label = (f"{position.index + 1} of {count} · " if count > 1 else "") + short_label(position.element)
+        self.live_view.set_highlights([Highlight(position.box, TARGET, label)], hold_ms=None)
 
     def show_inspection(self, inspection: Inspection) -> None:
         self.inspection = inspection
@@ -168,18 +228,43 @@ class InspectorPanel(QWidget):
         self.typescript_locator.setPlainText(locator.typescript() if locator else "")
         if locator is not None and not locator.unique:
             self.python_locator.setToolTip(f"Not unique: {locator.matches} elements match, so it uses nth().")
-        for view, items in ((self.ancestors, inspection.ancestors), (self.siblings, inspection.siblings)):
+        self._requested = None
+        lists = (("Ancestors", self.ancestors, inspection.ancestors), ("Siblings", self.siblings, inspection.siblings),
+                 ("Descendants", self.descendants, inspection.descendants))
+        for tab, (title, view, items) in enumerate(lists, start=1):
             view.clear()
-            for item in items:
-                line = describe_element(item)
-                view.addItem(line)
-                view.item(view.count() - 1).setToolTip(line)
-        self.lists.setTabText(1, f"Ancestors ({len(inspection.ancestors)})")
-        self.lists.setTabText(2, f"Siblings ({len(inspection.siblings)})")
+            for info in items:
+                line = "    " * max(0, (info.depth or 1) - 1) + describe_element(info)
+                item = QListWidgetItem(line)
+                item.setData(REF_ROLE, info.ref)
+                item.setToolTip(f"{describe_element(info)}\nClick to inspect it.")
+                view.addItem(item)
+            self.lists.setTabText(tab, f"{title} ({len(items)})")
         self._show_facts([fact_sentence(fact) for fact in inspection.observations])
         self._enable(True)
+        self._show_position(inspection)
+        if inspection.found_again_from:
+            self.hint.setText(f"Found again after the page changed: {inspection.found_again_from} is "
+                              f"{element.ref} now.")
+        elif not self.service.picking:
+            self.hint.setText(IDLE_HINT)
+        self._picked_while_picking = self.service.picking
+        self._draw_picked(inspection)
+
+    def _draw_picked(self, inspection: Inspection) -> None:
         if inspection.box is not None:
-            self.live_view.set_highlights([Highlight(inspection.box, TARGET, f"picked {element.ref}")])
+            label = f"picked {inspection.element.ref}" + (f" · {inspection.position}" if inspection.position else "")
+            self.live_view.set_highlights([Highlight(inspection.box, TARGET, label)])
+
+    def _show_position(self, inspection: Inspection | None) -> None:
+        position = inspection.position if inspection is not None else None
+        self.position.setText(position or "")
+        self.position.setVisible(position is not None)
+        index, stack = (inspection.stack_index, inspection.stack) if inspection is not None else (None, None)
+        self.above_button.setVisible(position is not None)
+        self.beneath_button.setVisible(position is not None)
+        self.above_button.setEnabled(bool(index))
+        self.beneath_button.setEnabled(stack is not None and index is not None and index + 1 < len(stack.elements))
 
     def _entry_added(self, entry: RaceEntry) -> None:
         if self.inspection is not None and entry.ref == self.inspection.element.ref and entry.acted is None:

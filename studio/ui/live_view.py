@@ -31,8 +31,17 @@ _BUTTONS: dict[Qt.MouseButton, MouseButton] = {
     Qt.MouseButton.RightButton: "right",
     Qt.MouseButton.MiddleButton: "middle",
 }
+_MODIFIERS = (
+    (Qt.KeyboardModifier.AltModifier, "Alt"),
+    (Qt.KeyboardModifier.ControlModifier, "Control"),
+    (Qt.KeyboardModifier.MetaModifier, "Meta"),
+    (Qt.KeyboardModifier.ShiftModifier, "Shift"),
+)
 WHEEL_PIXELS_PER_NOTCH = 100  # what Chromium scrolls for one 120-unit wheel notch
 HIGHLIGHT_HOLD_MS = 4000
+EMPTY_MESSAGE = ("No page yet. Type a URL above and press Enter: the browser starts by itself.\n\n"
+                 "No app at hand? Run `studio serve-demo` in a terminal and open the address it prints.")
+STARTING_MESSAGE = "Starting the browser…"
 InputFilter = Callable[[InputAction], bool]
 
 
@@ -55,10 +64,11 @@ class LiveView(QWidget):
         self.service = service
         self.frames_painted = 0  # paints of a frame (a repaint of the same frame counts again)
         self.frames_shown = 0  # distinct frames decoded and painted; frames superseded before a paint never count
-        self.message = "No page yet. Type a URL above and press Enter."
+        self.message = EMPTY_MESSAGE
         self._image: QImage | None = None
         self._decoded: LiveFrame | None = None
         self._rect: FrameRect | None = None
+        self._before_start = self.message
         self._click_count = 1
         self._pressed_keys: dict[int, str] = {}
         # Gets every gesture first; returns True when it took the gesture over (pick mode, recording).
@@ -75,6 +85,7 @@ class LiveView(QWidget):
         service.frameReady.connect(self.update)  # update() coalesces: many frames, one paint
         service.sessionEnded.connect(self._on_session_ended)
         service.sessionStarted.connect(self._on_session_started)
+        service.busyChanged.connect(self._on_busy)
         service.urlChanged.connect(self.clear_highlights)  # boxes of the old page mean nothing on the new one
 
     # -- painting ------------------------------------------------------------------------------------
@@ -171,6 +182,15 @@ class LiveView(QWidget):
         painter.setPen(QColor("#ffffff"))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, item.label)
 
+    def _on_busy(self, busy: bool) -> None:
+        if self.service.alive:
+            return  # a page loading in a running session: its frames say so
+        if busy:
+            self._before_start, self.message = self.message, STARTING_MESSAGE
+        elif self.message == STARTING_MESSAGE:
+            self.message = self._before_start  # the browser did not start: the message bar says why
+        self.update()
+
     def _on_session_started(self, _session_id: str) -> None:
         self.message = "Loading…"
         self.update()
@@ -208,12 +228,14 @@ class LiveView(QWidget):
     def _press(self, event: QMouseEvent) -> None:
         point, button = self._page_point(event.position()), _BUTTONS.get(event.button())
         if point and button:
-            self._send(InputAction("down", *point, button=button, click_count=self._click_count))
+            self._send(InputAction("down", *point, button=button, click_count=self._click_count,
+                                   modifiers=_held(event)))
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         point, button = self._page_point(event.position()), _BUTTONS.get(event.button())
         if point and button:
-            self._send(InputAction("up", *point, button=button, click_count=self._click_count))
+            self._send(InputAction("up", *point, button=button, click_count=self._click_count,
+                                   modifiers=_held(event)))
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         point = self._page_point(event.position())
@@ -224,6 +246,7 @@ class LiveView(QWidget):
                     "wheel", *point,
                     dx=-delta.x() / 120 * WHEEL_PIXELS_PER_NOTCH,
                     dy=-delta.y() / 120 * WHEEL_PIXELS_PER_NOTCH,
+                    modifiers=_held(event),
                 )
             )
             event.accept()
@@ -253,3 +276,8 @@ class LiveView(QWidget):
 
     def focusNextPrevChild(self, _next: bool) -> bool:
         return False  # Tab belongs to the page while the view has focus
+
+
+def _held(event: QMouseEvent | QWheelEvent) -> frozenset[str]:
+    held = event.modifiers()
+    return frozenset(name for flag, name in _MODIFIERS if held & flag)

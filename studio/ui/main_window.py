@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -24,6 +24,7 @@ from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
 from studio.app.race_service import RaceService
 from studio.app.settings_service import SettingsService
+from studio.browser.urls import normalize_url
 from studio.settings import StudioSettings
 from studio.ui.dialogs import ScreenshotViewer, SettingsDialog
 from studio.ui.docks import DockHost
@@ -58,6 +59,7 @@ class StudioWindow(QMainWindow):
         self.resize(1500, 950)
 
         self.url_bar = UrlBar(browser, self)
+        self.url_bar.open_url = self.open_url
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.url_bar)
         self.live_view = LiveView(browser, self)
         self.message_bar = MessageBar(self)
@@ -104,6 +106,9 @@ class StudioWindow(QMainWindow):
         browser.urlChanged.connect(self._on_url)
         project.errorOccurred.connect(lambda text: self.message_bar.show_message(text, "error"))
         project.projectChanged.connect(self._on_project)
+        # An error stays up until dismissed, or until the next thing the tester does works.
+        for worked in (browser.sessionStarted, browser.navigated, project.projectChanged):
+            worked.connect(self.message_bar.clear_problem)
 
     @property
     def settings(self) -> StudioSettings:
@@ -197,6 +202,18 @@ class StudioWindow(QMainWindow):
             self.settings_service.apply(updated)  # every holder follows through its `changed` signal
             self.message_bar.show_message("Settings saved. They apply to the next browser session.", "info")
 
+    def open_url(self, text: str) -> None:
+        """Enter in the address field: go there, starting a browser session first when none runs."""
+        if self.browser.alive:
+            self.browser.navigate(text)
+            return
+        try:
+            url = normalize_url(text, allow_files=self.settings.allow_file_urls)
+        except ValueError as error:
+            self.message_bar.show_message(str(error), "error")
+            return
+        self.new_session(url)
+
     def new_session(self, url: str | None = None) -> None:
         target = url or self.url_bar.url_edit.text().strip() or self.settings.last_url
         self.browser.start_session(self.settings.session_options(label="exploration"), target or None)
@@ -276,6 +293,13 @@ class StudioWindow(QMainWindow):
         painted = self.live_view.frames_shown
         fps, self._painted_before = painted - self._painted_before, painted
         self.fps_label.setText(f"{fps} fps" if self.browser.alive else "")
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Esc that no widget took (the live view gives every key to the page) dismisses the message bar.
+        if event.key() == Qt.Key.Key_Escape and self.message_bar.dismiss():
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # The launcher awaits `closed`, then shuts the browser down before the event loop ends.

@@ -41,7 +41,7 @@ class RaceFront(QObject):
         # The wide bottom area holds the tables as tabs; each comes to the front when it has news.
         window.tabifyDockWidget(docks["events"], docks["observations"])
         window.tabifyDockWidget(docks["observations"], docks["steps"])
-        window.resizeDocks([docks["inspector"]], [360], Qt.Orientation.Horizontal)
+        window.resizeDocks([docks["inspector"]], [400], Qt.Orientation.Horizontal)
         window.resizeDocks([docks["observations"]], [260], Qt.Orientation.Vertical)
         docks["events"].raise_()
         race.entryAdded.connect(lambda _entry: docks["observations"].raise_())
@@ -54,4 +54,6 @@ class RaceFront(QObject):
         say = window.message_bar.show_message
         race.errorOccurred.connect(lambda text: say(text, "error"))
         race.notice.connect(lambda text: say(text, "info"))
+        for worked in (race.entryAdded, race.stepRecorded):  # a check, an action or a recorded step went through
+            worked.connect(window.message_bar.clear_problem)
         self.steps.notice.connect(lambda text: say(text, "info"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLineEdit, QProgressBar, QSizePolicy, QStyle, QToolBar, QWidget
@@ -10,13 +12,18 @@ from studio.app.browser_service import BrowserService
 
 
 class UrlBar(QToolBar):
-    """Navigation controls bound to a BrowserService; Ctrl+L focuses the URL field."""
+    """Navigation controls bound to a BrowserService; Ctrl+L focuses the URL field.
+
+    Enter calls `open_url` with the typed text: the service's navigate, unless the window sets a hook that starts a
+    session first when none runs.
+    """
 
     def __init__(self, service: BrowserService, parent: QWidget | None = None) -> None:
         super().__init__("Navigation", parent)
         self.setObjectName("url-bar")
         self.setMovable(False)
         self.service = service
+        self.open_url: Callable[[str], None] = service.navigate
         style = self.style()
         self.back_action = self._action(style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack), "Back", "Alt+Left", service.back)
         self.forward_action = self._action(style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward), "Forward", "Alt+Right", service.forward)
@@ -55,7 +62,7 @@ class UrlBar(QToolBar):
         self.url_edit.selectAll()
 
     def _go(self) -> None:
-        self.service.navigate(self.url_edit.text())
+        self.open_url(self.url_edit.text())
 
     def _show_url(self, url: str) -> None:
         # Keep only what the tester is typing; focus alone (a new window focuses this field) is not typing.
