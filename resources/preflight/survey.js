@@ -26,10 +26,11 @@
   const roleOf = (el) => {
     const role = el.getAttribute('role');
     if (role) return role;
-    if (el.tagName === 'A') return el.hasAttribute('href') ? 'link' : '';
+    if (el.tagName === 'A') return el.hasAttribute('href') ? 'link' : (clickableAnchorRole(el) ? 'button' : '');
     if (el.tagName === 'BUTTON' || (el.tagName === 'INPUT' && ['submit', 'button', 'reset'].includes(el.type))) return 'button';
     return el.tagName.toLowerCase();
   };
+  const clickableAnchorRole = (el) => getComputedStyle(el).cursor === 'pointer';
   // One key per element, so an element listed twice (an action that is also a filter) is counted once.
   const keys = new Map();
   const keyOf = (el) => { if (!keys.has(el)) keys.set(el, keys.size + 1); return keys.get(el); };
@@ -43,8 +44,41 @@
   const inChrome = (el) => (navRoot && navRoot.contains(el)) || el.closest('footer, [role="contentinfo"]');
   const main = document.querySelector('main, [role="main"]') || document.body;
 
-  const actions = [...main.querySelectorAll('button, a[href], [role="button"], [role="link"], input[type="submit"], input[type="button"], [role="tab"]')]
-    .filter((el) => visible(el) && !inChrome(el) && nameOf(el)).map(item);
+  // An <a> without href that looks clickable (a pointer cursor) is used as a button ("New Game").
+  const clickableAnchor = (el) => el.tagName === 'A' && !el.hasAttribute('href') && getComputedStyle(el).cursor === 'pointer';
+  const mainActions = [...main.querySelectorAll('button, a, [role="button"], [role="link"], input[type="submit"], input[type="button"], [role="tab"]')]
+    .filter((el) => (el.tagName !== 'A' || el.hasAttribute('href') || el.hasAttribute('role') || clickableAnchor(el))
+      && visible(el) && !inChrome(el) && nameOf(el));
+  // A single-page app keeps controls outside <main> too (a header's toggle, a footer's "Clear" button): buttons
+  // anywhere count, links outside <main> do not (they are the site's navigation and footer links).
+  const chromeButtons = [...document.querySelectorAll('button, [role="button"], input[type="submit"], input[type="button"], a:not([href])')]
+    .filter((el) => (el.tagName !== 'A' || clickableAnchor(el)) && visible(el) && !main.contains(el) && !(navRoot && navRoot.contains(el)) && nameOf(el)
+      && !el.closest('form'));
+  const actions = [...new Set([...mainActions, ...chromeButtons])].map(item);
+
+  // Views of a single-page app: links to client-side routes (#/active, #!/done) or to the same page's other states.
+  const hashRoute = (href) => /^#!?\//.test(href || '');
+  const landmarkOf = (el) => {
+    const mark = el.closest('header, footer, nav, aside, main, [role="banner"], [role="contentinfo"], [role="navigation"]');
+    if (!mark) return 'page';
+    const role = mark.getAttribute('role');
+    return { header: 'header', footer: 'footer', nav: 'navigation', aside: 'sidebar', main: 'main' }[mark.tagName.toLowerCase()]
+      || { banner: 'header', contentinfo: 'footer', navigation: 'navigation' }[role] || 'page';
+  };
+  const views = [...document.querySelectorAll('a[href]')].filter((el) => visible(el) && hashRoute(el.getAttribute('href')) && nameOf(el))
+    .map((el) => ({ ...item(el), place: landmarkOf(el), selected: el.classList.contains('selected') || el.classList.contains('active')
+      || el.getAttribute('aria-current') === 'page' || el.getAttribute('aria-selected') === 'true' }));
+
+  // Text fields that stand alone, outside any form with a button: a new-item field that acts on Enter.
+  const standalone = [...document.querySelectorAll('input, textarea, [contenteditable="true"]')].filter((el) => {
+    if (!visible(el) || el.closest('[aria-hidden="true"]')) return false;
+    if (el.tagName === 'INPUT' && !['text', 'search', '', 'email', 'url', 'tel', 'number'].includes((el.getAttribute('type') || '').toLowerCase())) return false;
+    const form = el.closest('form');
+    return !form || ![...form.querySelectorAll('button, input[type="submit"]')].some(visible);
+  }).map((el) => ({ key: keyOf(el), role: el.tagName === 'TEXTAREA' || el.isContentEditable ? 'textbox'
+      : ((el.type === 'search' || el.getAttribute('role') === 'searchbox') ? 'searchbox' : 'textbox'),
+    name: labelOf(el), testId: el.getAttribute('data-testid'), href: null, place: landmarkOf(el),
+    placeholder: el.getAttribute('placeholder') || null }));
 
   const fieldSpec = (el) => {
     const tag = el.tagName.toLowerCase();
@@ -239,10 +273,34 @@
     .map((el) => ({ name: clean(el.textContent, 60), href: el.getAttribute('href') }))
     .filter((link) => link.href && !/^(#|mailto:|tel:|javascript:)/i.test(link.href)).slice(0, 20);
 
+  // What makes a page a game, as a tester would notice: a large canvas, a board of cells, a score, game words.
+  function gameSignals() {
+    const area = Math.max(1, innerWidth * innerHeight);
+    const canvases = [...document.querySelectorAll('canvas')].filter(visible).map((c) => {
+      const r = c.getBoundingClientRect();
+      return { width: Math.round(r.width), height: Math.round(r.height), share: Math.round(1000 * r.width * r.height / area) / 1000 };
+    });
+    // A board: a container whose many children have one size and fill rows and columns.
+    let board = 0;
+    for (const parent of [...document.querySelectorAll('div, table, ul, section')].slice(0, 3000)) {
+      const kids = [...parent.children].filter((k) => k.offsetWidth > 8 && k.offsetHeight > 8);
+      if (kids.length < 9 || kids.length > 400) continue;
+      const sizes = new Set(kids.map((k) => `${k.offsetWidth}x${k.offsetHeight}`));
+      const rows = new Set(kids.map((k) => k.offsetTop));
+      const cols = new Set(kids.map((k) => k.offsetLeft));
+      if (sizes.size <= 2 && rows.size >= 3 && cols.size >= 3) board = Math.max(board, kids.length);
+    }
+    const text = clean(document.body.innerText || '', 4000);
+    const score = (text.match(/\b(score|points|best|high score|level|lives)\b\s*:?\s*\d+/i) || [])[0] || null;
+    const words = [...new Set((text.match(/\b(new game|play again|try again|game over|you win|you lose|press (?:space|enter|any key)|click to (?:start|play)|tap to (?:start|play)|start game|arrow keys|wasd)\b/gi) || []).map((w) => w.toLowerCase()))];
+    return { canvases, board, score, words };
+  }
+
   const h1 = document.querySelector('h1');
   return {
     url: location.href, title: document.title, heading: h1 ? clean(h1.textContent, 80) : '',
     nav, actions: actions.slice(0, 60), forms, searchInputs, filters: filters.slice(0, 30), fileInputs, liveRegions,
+    views: views.slice(0, 20), inputs: standalone.slice(0, 10), game: gameSignals(),
     login: { hasPassword: !!password, hasOtp: !!otp && !password, emailLabel: email ? labelOf(email) : null,
       passwordLabel: password ? labelOf(password) : null, otpLabel: otp ? labelOf(otp) : null,
       codeCandidateLabel: codeCandidate ? labelOf(codeCandidate) : null,

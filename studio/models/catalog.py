@@ -30,6 +30,7 @@ class CatalogElement(BaseModel):
     href: str | None = None
     accept: str | None = Field(default=None, description="A file input's accept attribute (types it takes).")
     size_limit: str | None = Field(default=None, description="A size limit the page states for a file input.")
+    place: str | None = Field(default=None, description="The landmark it sits in: header, footer, navigation, main…")
 
 
 class FormField(BaseModel):
@@ -65,6 +66,8 @@ class PageCatalog(BaseModel):
     filters: list[CatalogElement] = Field(default_factory=list)
     file_inputs: list[CatalogElement] = Field(default_factory=list)
     live_regions: list[str] = Field(default_factory=list)
+    views: list[CatalogElement] = Field(default_factory=list, description="Links to client-side routes (#/active).")
+    inputs: list[CatalogElement] = Field(default_factory=list, description="Text fields outside any form.")
     screenshot_id: int | None = None
 
     @property
@@ -78,7 +81,8 @@ class PageCatalog(BaseModel):
     @property
     def has_content(self) -> bool:
         """Whether the page has anything a case could act on."""
-        return bool(self.actions or self.forms or self.search_inputs or self.filters or self.file_inputs)
+        return bool(self.actions or self.forms or self.search_inputs or self.filters or self.file_inputs
+                    or self.views or self.inputs)
 
     def element(self, name: str) -> CatalogElement | None:
         """The first action or nav element whose name matches (case-insensitive)."""

@@ -7,12 +7,13 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from studio.models.locator import LocatorSpec
+from studio.models.outcomes import Outcome
 
 CaseStatus = Literal["draft", "active", "stale"]
 Priority = Literal["P0", "P1", "P2", "P3"]
 Origin = Literal["agent", "tester"]
-StepAction = Literal["navigate", "click", "fill", "select", "check", "press", "hover", "expect_visible",
-                     "expect_hidden", "expect_text", "expect_url", "upload"]
+StepAction = Literal["navigate", "click", "dblclick", "fill", "select", "check", "press", "hover", "reload",
+                     "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload"]
 
 
 class CaseStep(BaseModel):
@@ -24,6 +25,8 @@ class CaseStep(BaseModel):
     url: str | None = Field(default=None, description="For navigate / expect_url: a path relative to the base URL.")
     data: str | None = Field(default=None, description="Text to type, option to pick, key to press, or text to see.")
     expected: str = ""
+    outcomes: list[Outcome] = Field(default_factory=list, description=(
+        "What the browser saw this step change when the preflight tried it (the exporter asserts them)."))
 
 
 class FieldSpec(BaseModel):

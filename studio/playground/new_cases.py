@@ -8,10 +8,12 @@ import time
 from studio.models.context import SKIPPED
 from studio.models.testcase import Grounding, TestCase, TestSuite
 from studio.playground import templates
+from studio.playground.behaviour_cases import behaviour_drafts
 from studio.playground.grounding import base_path, field_specs, step_number
 from studio.playground.main_job import MainJob, duplicate_of, new_id
 from studio.playground.templates import Draft
 from studio.playground.wording import group_cases, reword_cases
+from studio.preflight.discovery import behaviours_of
 from studio.preflight.entry_points import AREA
 
 # The seed's order: gaps first (in its category order), then nice-to-have.
@@ -56,6 +58,11 @@ def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Dra
         "file_upload": templates.file_upload(page, login),
         "happy_path": templates.happy_path(catalogs, page, login),
     }
+    # What the preflight saw the page do comes first in its category: it is the most grounded.
+    for draft in reversed(behaviour_drafts(behaviours_of(main.job.state, path), page, login)):
+        made.setdefault(draft.gap_type, []).insert(0, draft)
+        if draft.gap_type != "happy_path":
+            wanted.add(draft.gap_type)
     # Open gaps first; categories existing cases already cover come after, as nice-to-have, so that each
     # case already written is skipped by name (de-duplication), never silently.
     ordered = [d for kind in GAP_ORDER if kind in wanted for d in made[kind]]

@@ -14,6 +14,7 @@ from studio.playground.grounding import base_path, step_number
 from studio.playground.main_job import MainJob, new_id
 from studio.playground.new_cases import draft_cases, store_cases
 from studio.playground.wording import name_suites
+from studio.preflight.discovery import behaviours_of
 from studio.preflight.flows import walk_wizard
 from studio.preflight.run import NeedAnswers
 
@@ -26,7 +27,8 @@ AUTO_APPROVED = 1
 def richness(catalog: PageCatalog) -> float:
     """How much there is to test on a page: forms and wizards most, then search, filters, uploads, actions."""
     return (3 * len(catalog.forms) + 2 * sum(1 for f in catalog.forms if f.step_text) + len(catalog.search_inputs)
-            + len(catalog.filters) / 2 + 2 * len(catalog.file_inputs) + len(catalog.actions) / 10)
+            + len(catalog.filters) / 2 + 2 * len(catalog.file_inputs) + len(catalog.actions) / 10
+            + 2 * len(catalog.inputs) + len(catalog.views) / 2)
 
 
 def candidates(main: MainJob) -> list[dict]:
@@ -38,8 +40,9 @@ def candidates(main: MainJob) -> list[dict]:
         catalog = pages.get(key_page.url or "")
         if catalog is None:
             continue
+        tried = len(behaviours_of(main.job.state, key_page.url or ""))  # what the preflight saw it do
         found.append({"module": key_page.name, "path": key_page.url, "how_to_reach": key_page.how_to_reach,
-                      "richness": round(richness(catalog), 2), "covered": key_page.name.lower() in covered})
+                      "richness": round(richness(catalog) + tried, 2), "covered": key_page.name.lower() in covered})
     found.sort(key=lambda c: (c["covered"], -c["richness"]))
     return [c for c in found if c["richness"] > 0][:MAX_CANDIDATES]
 
@@ -58,13 +61,23 @@ def chosen(answer: str, proposed: list[dict]) -> list[dict]:
     if answer.strip() == ALL or answer.strip().lower() in ("all", "all of them"):
         return proposed
     wanted = {part.strip().lower() for part in answer.split(",") if part.strip()}
-    return [c for c in proposed if c["module"].lower() in wanted]
+    exact = [c for c in proposed if c["module"].lower() in wanted]
+    # A module named in other words ("the errands list" for "errands"): a name within the answer, or the answer
+    # within a name.
+    return exact or [c for c in proposed if any(c["module"].lower() in part or part in c["module"].lower()
+                                                for part in wanted if len(part) > 2)]
 
 
 async def new_testsuite(main: MainJob) -> list[TestSuite]:
     state = main.job.state.setdefault("main", {})
     proposed = state.get("proposed") or candidates(main)
     state["proposed"] = proposed
+    if not proposed:
+        # Nothing to choose from: asking "which of these: ." helps nobody (and no answer could satisfy it).
+        main.notes.append("No module with something to test was found (no forms, lists, fields or actions on the "
+                          "mapped pages), so no suite was proposed.")
+        main.started(0)
+        return []
     if len(proposed) < MIN_CANDIDATES:
         main.skipped.append(f"Only {len(proposed)} module(s) with something to test were found; proposing "
                             "anyway.")

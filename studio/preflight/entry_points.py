@@ -147,7 +147,7 @@ async def _validate(run: PreflightRun, request: str, ranked: list[tuple[float, s
             run.note(f"Entry point {label} ({path}) answered the login page (signed out).")
             entry_points.append(EntryPoint(label=label, url=path, click_path=reach, confidence=round(value * 0.3, 2)))
             continue
-        has_ui = bool(survey.catalog.heading and (survey.catalog.actions or survey.catalog.forms))
+        has_ui = bool(survey.catalog.heading and survey.catalog.has_content)
         value = max(value, score(request, page_words(survey.catalog), path))
         confidence = min(1.0, value * (1.0 if has_ui else 0.6) + (0.15 if has_ui else 0))
         entry_points.append(EntryPoint(label=survey.catalog.heading or label, url=survey.catalog.path,

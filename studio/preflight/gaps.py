@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 from studio.models.catalog import PageCatalog
 from studio.models.context import CoverageGap
+from studio.models.behaviour import Behaviour
+from studio.preflight.discovery import behaviours_of
 from studio.preflight.run import PreflightRun
 
 CATEGORIES = ("validation", "permissions", "state_transitions", "concurrency", "search_filter_sort_pagination",
@@ -85,6 +87,34 @@ def page_gaps(catalog: PageCatalog, requires_login: bool, gated: list[dict], rol
     return gaps
 
 
+def behaviour_gaps(catalog: PageCatalog, behaviours: list[Behaviour]) -> list[CoverageGap]:
+    """Gaps a page's tried behaviours invite (what it was seen to do, each worth its negative and boundary cases)."""
+    name = catalog.heading or catalog.path
+    kinds: dict[str, list[str]] = {}
+    for behaviour in behaviours:
+        kinds.setdefault(behaviour.kind, []).append(behaviour.name)
+    gaps = []
+    if "add" in kinds:
+        gaps.append(CoverageGap(gap_type="validation", suggestion=(
+            f"On {name}, add entries that are empty, only spaces, very long, or full of special characters and "
+            "markup: each must be refused or kept exactly as typed, shown escaped.")))
+    changes = [n for k in ("toggle", "edit", "remove", "page_action") for n in kinds.get(k, [])]
+    if changes:
+        gaps.append(CoverageGap(gap_type="state_transitions", suggestion=(
+            f"On {name}, check every state change ({'; '.join(changes[:4])}): counters and lists follow at once, "
+            "and cancelling an edit (Escape) restores the old text.")))
+    views = kinds.get("view", []) + kinds.get("route", [])
+    if views:
+        gaps.append(CoverageGap(gap_type="search_filter_sort_pagination", suggestion=(
+            f"On {name}, each view ({'; '.join(views[:3])}) lists exactly its items, with and without items, and "
+            "opening a view by its address shows the same.")))
+    if "persist" in kinds or "add" in kinds:
+        gaps.append(CoverageGap(gap_type="concurrency", suggestion=(
+            f"On {name}, reload in the middle of changes and open the app in two tabs: nothing is lost or "
+            "duplicated.")))
+    return gaps
+
+
 def checked_categories(run: PreflightRun, area_pages: list[PageCatalog]) -> set[str]:
     """The seed's categories the preflight could check on the scoped area (see the module's docstring)."""
     # A page counts when the browser saw it and it has something to check: coverage over an empty page is no
@@ -116,8 +146,10 @@ def detect_gaps(run: PreflightRun) -> None:
     nav_paths = {urlsplit(page.url).path for page in context.ui_map.key_pages if page.url}
     for index, catalog in enumerate(pages):
         base = catalog.path.split("#")[0]
-        for gap in page_gaps(catalog, context.auth_state.requires_login and index == 0,
-                             gated if index == 0 else [], context.environment.role, nav_paths):
+        found = page_gaps(catalog, context.auth_state.requires_login and index == 0,
+                          gated if index == 0 else [], context.environment.role, nav_paths)
+        found += behaviour_gaps(catalog, behaviours_of(run.job.state, base))
+        for gap in found:
             if (gap.gap_type, base) in covered or gap.suggestion in seen:
                 continue
             seen.add(gap.suggestion)

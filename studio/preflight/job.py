@@ -23,6 +23,7 @@ from studio.models.llm import JobBudget, JobBudgets
 from studio.preflight.access import reach_stable_state
 from studio.preflight.base_url import resolve_base_url
 from studio.preflight.changes import detect_changes
+from studio.preflight.discovery import discover_flows
 from studio.preflight.entry_points import find_entry_points
 from studio.preflight.gaps import detect_gaps
 from studio.preflight.mapping import build_ui_map
@@ -32,8 +33,8 @@ from studio.store.project import ProjectFile
 
 log = logging.getLogger(__name__)
 
-OBJECTIVES = ("resolve_base_url", "reach_stable_state", "build_ui_map", "find_entry_points", "detect_changes",
-              "detect_gaps")
+OBJECTIVES = ("resolve_base_url", "reach_stable_state", "build_ui_map", "find_entry_points", "discover_flows",
+              "detect_changes", "detect_gaps")
 PREFLIGHT_BUDGET = JobBudgets().preflight  # the default; Settings › Model and the CLI flags change it
 
 
@@ -149,6 +150,8 @@ class Preflight:
             await build_ui_map(run, survey_all=survey_all)
         elif name == "find_entry_points":
             await find_entry_points(run)
+        elif name == "discover_flows":
+            await discover_flows(run)
         elif name == "detect_changes":
             await detect_changes(run)
         elif name == "detect_gaps":

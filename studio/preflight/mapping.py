@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from studio.models.catalog import PageCatalog
 from studio.models.context import KeyPage, UIMap
+from studio.preflight.app_kind import classify, keyboard_listeners
 from studio.preflight.run import PreflightRun, origin_of
 
 MAX_KEY_PAGES = 14
@@ -29,9 +30,19 @@ async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
     status, home = await run.visit(context.resolved_base_url, reached_by="the home page", screenshot=True)
     if home is None:
         return
+    kind = classify(home.game, await keyboard_listeners(run.page))
+    run.job.state["app_kind"] = kind.model_dump()
+    if kind.is_game:
+        run.note(kind.sentence(home.catalog.path))
+        run.progress(f"This looks like a browser game: {'; '.join(kind.evidence)}")
     found = [(item.name, _internal(run, item.href)) for item in home.catalog.nav]
     links = [(name, url) for name, url in found if name and url]
     context.ui_map = UIMap(top_nav=[name for name, _ in links])
+    if not links:
+        # A single-page app: no navigation between pages, but views of this one (client-side routes, e.g. the
+        # filters of a list) and the page itself with what it lets you do.
+        _single_page_map(run, home.catalog)
+        return
     origin = origin_of(context.resolved_base_url)
     project = run.project
     cached = project.jobs.cached_site(origin) if project else None
@@ -61,6 +72,23 @@ async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
             "ui_map": context.ui_map.model_dump(),
             "catalogs": [catalog.model_dump(mode="json") for catalog in run.catalogs.values()],
         })
+
+
+def _single_page_map(run: PreflightRun, home: PageCatalog) -> None:
+    context = run.context
+    name = home.heading or home.title or "Home"
+    context.ui_map.key_pages.append(KeyPage(name=name, url=home.path, how_to_reach="the base URL"))
+    for view in home.views:
+        if not view.href or not view.name:
+            continue
+        where = (view.place or "page").capitalize()
+        context.ui_map.top_nav.append(view.name)
+        context.ui_map.key_pages.append(KeyPage(name=f"{name} › {view.name}", url=f"{home.path}{view.href}",
+                                                how_to_reach=f"{where} › {view.name}"))
+    controls = len(home.actions) + len(home.inputs) + len(home.forms)
+    run.note(f"{home.path} is a single-page app: no navigation between pages; {len(home.views)} view(s) "
+             f"({', '.join(v.name for v in home.views) or 'none'}) and {controls} control(s) on the page itself.")
+    run.progress(f"Single-page app: views {', '.join(context.ui_map.top_nav) or 'none'}")
 
 
 def _reuse(run: PreflightRun, cached: dict) -> None:

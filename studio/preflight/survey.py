@@ -47,6 +47,7 @@ class Survey:
     flags: list[str]
     text_sample: str
     hidden_links: list[dict[str, Any]] = field(default_factory=list)
+    game: dict[str, Any] = field(default_factory=dict)  # what makes it look like a game (see app_kind.py)
 
     @property
     def is_login_page(self) -> bool:
@@ -87,8 +88,13 @@ def _elements(raw: list[dict], pairs: Counter, test_ids: Counter, fallbacks: Fal
     for item in raw:
         role, name, test_id = item.get("role") or "", item.get("name") or "", item.get("testId")
         options = _candidates(role, name, test_id, pairs, test_ids)
-        element = CatalogElement(role=role, name=name, test_id=test_id, locator=options[0] if options else None,
-                                 href=item.get("href"), accept=item.get("accept"), size_limit=item.get("sizeLimit"))
+        placeholder = item.get("placeholder")
+        if placeholder:
+            options.append(LocatorSpec(strategy="placeholder",
+                                       steps=[LocatorStep(kind="placeholder", value=placeholder, exact=True)]))
+        element = CatalogElement(role=role, name=name or placeholder or "", test_id=test_id,
+                                 locator=options[0] if options else None, href=item.get("href"),
+                                 accept=item.get("accept"), size_limit=item.get("sizeLimit"), place=item.get("place"))
         fallbacks[id(element)] = options[1:]
         found.append(element)
     return found
@@ -136,8 +142,8 @@ async def survey_page(page: Page, reached_by: str = "", deep: bool = False, stat
     if raw is None:  # the survey script returns an object; None means the page's scripts got in its way
         raise RuntimeError(f"Surveying {page.url} returned nothing.")
     # Every element once (the lists overlap: a filter button is also an action, a submit button too).
-    distinct = {item["key"]: item for key in ("nav", "actions", "searchInputs", "filters", "fileInputs")
-                for item in raw[key]}
+    distinct = {item["key"]: item for key in ("nav", "actions", "searchInputs", "filters", "fileInputs", "views",
+                                              "inputs") for item in raw.get(key, [])}
     everything = list(distinct.values())
     pairs = Counter((item.get("role"), item.get("name")) for item in everything)
     fields = {f["key"]: f for form in raw["forms"] for f in form["fields"]}
@@ -153,17 +159,19 @@ async def survey_page(page: Page, reached_by: str = "", deep: bool = False, stat
         reached_by=reached_by, nav=elements("nav"), actions=elements("actions"),
         forms=_forms(raw["forms"], labels, pairs, test_ids, fallbacks), search_inputs=elements("searchInputs"),
         filters=elements("filters"), file_inputs=elements("fileInputs"), live_regions=raw["liveRegions"],
+        views=elements("views"), inputs=elements("inputs"),
     )
     if deep:
         await verify_locators(page, catalog, fallbacks)
     return Survey(catalog=catalog, login=raw["login"], role_hint=raw["roleHint"], tenant=raw["tenant"],
-                  flags=raw["flags"], text_sample=raw["textSample"], hidden_links=raw.get("hiddenLinks") or [])
+                  flags=raw["flags"], text_sample=raw["textSample"], hidden_links=raw.get("hiddenLinks") or [],
+                  game=raw.get("game") or {})
 
 
 async def verify_locators(page: Page, catalog: PageCatalog, fallbacks: Fallbacks | None = None) -> None:
     """Keep only locators that match exactly one element now (Playwright's own count)."""
     holders: list[Any] = [*catalog.actions, *catalog.nav, *catalog.search_inputs, *catalog.filters,
-                          *catalog.file_inputs]
+                          *catalog.file_inputs, *catalog.views, *catalog.inputs]
     for form in catalog.forms:
         holders.extend(form.fields)
         if form.submit:

@@ -1,0 +1,38 @@
+"""Cases from what the preflight saw a page do (its behaviours): the steps it tried, from a fresh browser, and the
+checks of what the browser saw change — an item added with its text, a counter's new text, a box checked, the
+view's address. Nothing in them is guessed, so an exported case fails when the app stops doing it."""
+
+from __future__ import annotations
+
+from studio.models.behaviour import Behaviour
+from studio.models.catalog import PageCatalog
+from studio.models.outcomes import ASSERTABLE
+from studio.models.testcase import Priority
+from studio.playground.templates import Draft
+
+# Seed 000's categories for what each behaviour exercises (adding is the page's main flow).
+GAP_OF = {"add": "happy_path", "blank_refused": "validation", "toggle": "state_transitions",
+          "edit": "state_transitions", "remove": "state_transitions", "page_action": "state_transitions",
+          "view": "search_filter_sort_pagination", "route": "search_filter_sort_pagination", "search":
+          "search_filter_sort_pagination", "persist": "concurrency"}
+PRIORITY: dict[str, Priority] = {"add": "P0", "toggle": "P1", "edit": "P1", "remove": "P1", "persist": "P1",
+                                 "blank_refused": "P2", "view": "P2", "route": "P2", "page_action": "P2"}
+
+
+def behaviour_drafts(behaviours: list[Behaviour], page: PageCatalog, requires_login: bool) -> list[Draft]:
+    drafts = []
+    where = page.heading or page.title or page.path
+    for behaviour in behaviours:
+        setup = [step.model_copy(update={"outcomes": [], "expected": ""}) for step in behaviour.setup]
+        checks = [outcome.why for step in behaviour.steps for outcome in step.outcomes
+                  if isinstance(outcome, ASSERTABLE) and outcome.why]
+        expected = list(dict.fromkeys(checks)) or [behaviour.summary]
+        if behaviour.kind == "blank_refused":
+            expected = ["Nothing is added: the list stays as it was."]
+        drafts.append(Draft(
+            title=f"{where}: {behaviour.name}", gap_type=GAP_OF.get(behaviour.kind, "state_transitions"),
+            priority=PRIORITY.get(behaviour.kind, "P2"),
+            preconditions=["Signed in with a test account."] if requires_login else ["A fresh browser (no saved data)."],
+            tags=[behaviour.kind, "tried by preflight"], page=behaviour.page,
+            steps=[*setup, *behaviour.steps], expected_results=expected))
+    return drafts

@@ -1,0 +1,96 @@
+"""What kind of app a page is, when it is evidently a game: a large canvas or a board of cells that the page listens
+to the keyboard for, a score, game words ("New Game", "Game over"). A game is better served by game evaluation
+(it plays and scores it) than by form-and-list test cases, and the tester is told so.
+
+Keyboard listeners are read, not guessed: Chrome DevTools' DOMDebugger.getEventListeners on the window, the
+document, the body and the first canvas.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+from pydantic import BaseModel, Field
+
+log = logging.getLogger(__name__)
+
+KEY_EVENTS = {"keydown", "keyup", "keypress"}
+TARGETS = (("window", "window"), ("document", "document"), ("document.body", "the body"),
+           ("document.querySelector('canvas')", "the canvas"))
+BIG_CANVAS_SHARE = 0.15  # of the window
+BOARD_CELLS = 9
+GAME_EVALUATION = "Game evaluation plays a game and scores it (load, visuals, controls, playability, technical health)."
+
+
+class AppKind(BaseModel):
+    """The preflight's verdict on what a page is, with what it saw."""
+
+    kind: str = Field(description="'game', or 'app' when nothing says game.")
+    evidence: list[str] = Field(default_factory=list)
+
+    @property
+    def is_game(self) -> bool:
+        return self.kind == "game"
+
+    def sentence(self, where: str) -> str:
+        if not self.is_game:
+            return f"{where} looks like an ordinary web app."
+        return (f"{where} looks like a browser game ({'; '.join(self.evidence)}). {GAME_EVALUATION} Test cases of "
+                "forms and lists fit it less.")
+
+
+async def keyboard_listeners(page: Page, timeout_s: float = 5.0) -> list[str]:
+    """Where the page listens to the keyboard, e.g. ['keydown on the document']; [] when it does not or cannot be
+    read (another browser than Chromium, a page that stopped answering)."""
+    try:
+        return await asyncio.wait_for(_listeners(page), timeout_s)
+    except (PlaywrightError, TimeoutError, KeyError) as error:
+        log.info("could not read the page's keyboard listeners: %s", error)
+        return []
+
+
+async def _listeners(page: Page) -> list[str]:
+    cdp = await page.context.new_cdp_session(page)
+    found = []
+    try:
+        for expression, name in TARGETS:
+            reply = await cdp.send("Runtime.evaluate", {"expression": expression, "objectGroup": "studio-kind"})
+            object_id = reply.get("result", {}).get("objectId")
+            if not object_id:
+                continue
+            listeners = await cdp.send("DOMDebugger.getEventListeners", {"objectId": object_id})
+            types = sorted({item["type"] for item in listeners.get("listeners", [])} & KEY_EVENTS)
+            if types:
+                found.append(f"{'/'.join(types)} on {name}")
+        await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": "studio-kind"})
+    finally:
+        await cdp.detach()
+    return found
+
+
+def classify(signals: dict[str, Any], keys: list[str]) -> AppKind:
+    """A game when a play surface (a large canvas, a board) comes with a way to play or keep score."""
+    evidence: list[str] = []
+    canvases = [c for c in signals.get("canvases") or [] if c.get("share", 0) >= BIG_CANVAS_SHARE
+                or (c.get("width", 0) >= 200 and c.get("height", 0) >= 200)]
+    for canvas in canvases[:1]:
+        evidence.append(f"a {canvas['width']}×{canvas['height']} canvas")
+    board = int(signals.get("board") or 0)
+    if board >= BOARD_CELLS:
+        evidence.append(f"a board of {board} cells")
+    surface = bool(evidence)
+    if keys:
+        evidence.append("keyboard listeners (" + ", ".join(keys) + ")")
+    if signals.get("score"):
+        evidence.append(f"a score ('{signals['score']}')")
+    words = signals.get("words") or []
+    if words:
+        evidence.append("game words (" + ", ".join(words[:4]) + ")")
+    play = bool(keys or signals.get("score") or words)
+    if surface and play and (keys or len(evidence) >= 3):
+        return AppKind(kind="game", evidence=evidence)
+    return AppKind(kind="app", evidence=evidence)

@@ -1,0 +1,350 @@
+"""Try what a page does, as a tester does on a first look: type into a field that stands alone and press Enter, then
+act on what appeared (an item's box, its buttons, a double-click on its text), follow the page's views, press the
+buttons that appeared, reload. Every try starts from a fresh sandboxed browser (sandbox.py) and the steps that reach
+its state, and keeps what the browser saw change (the outcome observer's outcomes), so a case written from it can
+replay it and assert it from a fresh browser too.
+
+Generic by construction: what is tried comes from the page's structure (fields outside forms, repeated items and
+the controls inside them, client-side route links, buttons), never from names an app happens to use.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from playwright.async_api import Error as PlaywrightError
+
+from studio.models.behaviour import Behaviour, BehaviourKind
+from studio.models.catalog import CatalogElement, PageCatalog
+from studio.models.context import KeyPage
+from studio.models.locator import LocatorSpec, LocatorStep
+from studio.models.testcase import CaseStep
+from studio.preflight.run import PreflightRun
+from studio.preflight.sandbox import Sandbox, perform
+from studio.race.errors import RaceError
+from studio.race.locators import resolve
+from studio.race.outcome_locators import items_locator, keyed_locator
+from studio.race.outcome_observer import OutcomeObserver
+from studio.race.page import RacePage
+from studio.race.page_state import Collection, read_page_state
+
+# Neutral texts any "new entry" field takes; none is part of another, so each names one item.
+SAMPLES = ("First sample item", "Second sample item", "Third sample item")
+EDITED = "First sample item, edited"
+LEAVES = re.compile(r"\b(log ?out|sign ?out|log off|delete (?:my )?account|close account)\b", re.IGNORECASE)
+TEXT_ROLES = {"textbox"}
+RESERVE_STEPS, RESERVE_SECONDS = 3, 8.0  # left for the objectives after this one
+CONTROLS_JS = """(item) => [...item.querySelectorAll('input, button, a, select, [role="button"], [role="checkbox"]')]
+  .map((el) => ({ tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '').toLowerCase(),
+    role: el.getAttribute('role'), name: (el.getAttribute('aria-label') || el.innerText || el.value || '').trim().slice(0, 60),
+    visible: !!(el.offsetWidth || el.offsetHeight) && getComputedStyle(el).visibility !== 'hidden' }))"""
+PAGE_CONTROLS_JS = """() => {
+  const inItem = (el) => el.closest('li, tr, [role="listitem"], [role="row"], article');
+  const label = (el) => (el.labels && el.labels.length ? el.labels[0].innerText : '') || el.getAttribute('aria-label') || '';
+  const shown = (el) => !!(el.offsetWidth || el.offsetHeight) && getComputedStyle(el).visibility !== 'hidden';
+  const buttons = [...document.querySelectorAll('button, [role="button"], input[type="button"], input[type="submit"]')]
+    .filter((el) => shown(el) && !inItem(el) && !el.closest('form, nav'))
+    .map((el) => ({ kind: 'button', name: (el.getAttribute('aria-label') || el.innerText || el.value || '').trim().slice(0, 60) }));
+  const toggles = [...document.querySelectorAll('input[type="checkbox"]')]
+    .filter((el) => !inItem(el) && !el.closest('form') && (shown(el) || (el.labels && [...el.labels].some(shown))))
+    .map((el) => ({ kind: 'toggle', name: label(el).trim().slice(0, 60) }));
+  return [...buttons, ...toggles].filter((c) => c.name);
+}"""
+
+
+def _role(role: str, name: str | None = None) -> LocatorStep:
+    return LocatorStep(kind="role", role=role, name=name, exact=name is not None)
+
+
+def _within(scope: LocatorSpec, *steps: LocatorStep) -> LocatorSpec:
+    return LocatorSpec(strategy="scoped", steps=[*scope.steps, *steps])
+
+
+def _last_role(step: CaseStep) -> str | None:
+    roles = [link.role for link in (step.locator.steps if step.locator else []) if link.kind == "role"]
+    return roles[-1] if roles else ("textbox" if step.action == "fill" else None)
+
+
+@dataclass
+class Found:
+    """Where the sample items live: the list, a locator for its items, and one for an item by its text."""
+
+    collection: Collection
+    items: LocatorSpec
+
+    async def item(self, race: RacePage, key: str) -> LocatorSpec | None:
+        found = await keyed_locator(race.page, self.collection, self.items, key)
+        return found[0] if found is not None and found[1] == 1 else None
+
+
+class Prober:
+    """Tries one page's behaviours in a sandbox; `behaviours` is what it learnt."""
+
+    def __init__(self, run: PreflightRun, box: Sandbox, catalog: PageCatalog) -> None:
+        self.run, self.box, self.catalog = run, box, catalog
+        self.url = run.url(catalog.path)
+        self.behaviours: list[Behaviour] = []
+        self.out_of_budget = False
+
+    # -- one try ----------------------------------------------------------------------------------
+
+    async def attempt(self, setup: list[CaseStep], step_of: object) -> tuple[RacePage, OutcomeObserver] | None:
+        """A fresh page at the state `setup` reaches, with an observer that saw it get there."""
+        left = self.run.budget.remaining()
+        if left["steps"] <= RESERVE_STEPS or left.get("seconds", 60) < RESERVE_SECONDS:
+            if not self.out_of_budget:
+                self.out_of_budget = True
+                self.run.note(f"Stopped trying {self.catalog.path}'s behaviours to stay within the preflight's "
+                              "budget; what was tried so far is kept.")
+            return None
+        self.run.budget.charge_step()
+        self.run.budget.check()
+        try:
+            race = await self.box.fresh(self.url)
+            observer = OutcomeObserver(race)
+            await observer.before()
+            for step in setup:
+                await self.act(race, observer, step)
+            return race, observer
+        except (PlaywrightError, RaceError, ValueError) as error:
+            self.run.note(f"Trying {step_of} on {self.catalog.path} failed while reaching its state: "
+                          f"{str(error).splitlines()[0]}")
+            return None
+
+    async def act(self, race: RacePage, observer: OutcomeObserver, step: CaseStep) -> CaseStep:
+        """Do `step` and return it with what it changed."""
+        role = _last_role(step)
+        with observer.page_errors() as errors:
+            before = await observer.before(step.locator, role)
+            await perform(self.box, race, step, self.url)
+            outcomes = await observer.after(before, step.action, step.locator, role, step.data, errors)
+        told = [o.why for o in outcomes if o.kind not in ("page_errors", "skipped") and o.why]
+        return step.model_copy(update={"outcomes": outcomes, "expected": " ".join(told[:3])})
+
+    def keep(self, kind: BehaviourKind, name: str, setup: list[CaseStep], steps: list[CaseStep]) -> Behaviour | None:
+        summary = "; ".join(o.why for step in steps for o in step.outcomes
+                            if o.kind not in ("page_errors", "skipped") and o.why)
+        behaviour = Behaviour(kind=kind, name=name, page=self.catalog.path, setup=setup, steps=steps,
+                              summary=summary or "Nothing visible changed.")
+        if behaviour.asserted == 0 and kind != "blank_refused":
+            self.run.note(f"{self.catalog.path}: {name} — nothing visible changed, so no case is written for it.")
+            return None
+        self.behaviours.append(behaviour)
+        self.run.progress(f"{self.catalog.path}: {name}")
+        return behaviour
+
+    # -- the tries ----------------------------------------------------------------------------------
+
+    async def explore(self) -> list[Behaviour]:
+        for field in [f for f in self.catalog.inputs if f.role in TEXT_ROLES and f.locator is not None][:2]:
+            adds = await self.try_entry(field)
+            if adds:
+                found = await self.find_items(adds)
+                if found is not None:
+                    await self.try_items(adds, found)
+                    await self.try_persistence(adds)
+                return self.behaviours
+        return self.behaviours
+
+    def entries(self, field: CatalogElement, texts: tuple[str, ...]) -> list[CaseStep]:
+        steps = [CaseStep(action="navigate", url=self.catalog.path, target=f"the {self.catalog.heading or 'page'}")]
+        for text in texts:
+            steps += [CaseStep(action="fill", target=field.name, locator=field.locator, data=text),
+                      CaseStep(action="press", target=field.name, locator=field.locator, data="Enter")]
+        return steps
+
+    async def try_entry(self, field: CatalogElement) -> list[CaseStep]:
+        """Enter in a lone field: does it add what was typed? Returns the steps adding the samples (or [])."""
+        navigate = self.entries(field, ())
+        ready = await self.attempt(navigate, f"Enter in '{field.name}'")
+        if ready is None:
+            return []
+        race, observer = ready
+        fill = await self.act(race, observer, self.entries(field, SAMPLES[:1])[1])
+        enter = await self.act(race, observer, self.entries(field, SAMPLES[:1])[2])
+        added = any(o.kind in ("visible", "count", "texts") for o in enter.outcomes)
+        if not added:
+            why = " (the page tried to save to the server, which the preflight never does)" if self.box.blocked else ""
+            self.run.note(f"Enter in '{field.name}' on {self.catalog.path} added nothing visible{why}.")
+            return []
+        self.keep("add", f"Enter in '{field.name}' adds an item with the typed text", navigate, [fill, enter])
+        ready = await self.attempt(navigate, f"Enter in '{field.name}' with nothing typed")
+        if ready is not None:
+            race, observer = ready
+            blank = await self.act(race, observer, CaseStep(action="fill", target=field.name, locator=field.locator,
+                                                            data="   "))
+            enter = await self.act(race, observer, self.entries(field, SAMPLES[:1])[2])
+            quiet = not any(o.kind in ("visible", "count", "texts") for o in enter.outcomes)
+            if quiet:
+                count = await self._count_outcome(race, navigate)
+                enter = enter.model_copy(update={"outcomes": [*enter.outcomes, *count], "expected": (
+                    "Nothing is added.")})
+                self.keep("blank_refused", f"Enter in '{field.name}' with only spaces adds nothing", navigate,
+                          [blank, enter])
+        return self.entries(field, SAMPLES)
+
+    async def _count_outcome(self, race: RacePage, navigate: list[CaseStep]) -> list:
+        """No item at all after a refused entry (checked on the page's repeated items, when it has any)."""
+        from studio.models.outcomes import CountOutcome
+
+        state = await read_page_state(race)
+        for collection in state.collections if state else []:
+            found = await items_locator(race.page, collection)
+            if found is not None:
+                return [CountOutcome(locator=found[0], count=found[1], why="The list did not grow.")]
+        return []
+
+    async def find_items(self, adds: list[CaseStep]) -> Found | None:
+        ready = await self.attempt(adds, "the added items")
+        if ready is None:
+            return None
+        race, _observer = ready
+        state = await read_page_state(race)
+        for collection in state.collections if state else []:
+            if sum(1 for item in collection.items if any(s in item.text for s in SAMPLES)) == len(SAMPLES):
+                found = await items_locator(race.page, collection)
+                if found is not None:
+                    return Found(collection, found[0])
+        self.run.note(f"The items added on {self.catalog.path} could not be told apart in a list.")
+        return None
+
+    async def item_controls(self, race: RacePage, item: LocatorSpec) -> list[dict]:
+        try:
+            return await resolve(race.page, item.steps).evaluate(CONTROLS_JS)
+        except PlaywrightError:
+            return []
+
+    async def try_items(self, adds: list[CaseStep], found: Found) -> None:
+        """Act on the items: the first one's box, the third one's buttons, a double-click on the second's text.
+        Every locator is made on one page first: each try then opens a fresh one (and closes this)."""
+        ready = await self.attempt(adds, "the items' controls")
+        if ready is None:
+            return
+        race, _ = ready
+        first, second, third = [await found.item(race, sample) for sample in SAMPLES]
+        if first is None:
+            return
+        controls = await self.item_controls(race, first)
+        views = await self.page_views(race)
+        toggled: list[CaseStep] = []
+        if any(c["type"] == "checkbox" or c["role"] == "checkbox" for c in controls):
+            toggled = await self.try_one(adds, "toggle", "Checking an item's box marks it done",
+                                         [CaseStep(action="check", target=f"the box of '{SAMPLES[0]}'",
+                                                   locator=_within(first, _role("checkbox")))])
+        for control in [c for c in controls if c["tag"] == "button" or c["role"] == "button"][:2]:
+            if third is None or not control["name"]:
+                continue
+            button = _within(third, _role("button", control["name"]))
+            steps = [CaseStep(action="hover", target=f"'{SAMPLES[2]}'", locator=third),
+                     CaseStep(action="click", target=f"'{control['name']}' on '{SAMPLES[2]}'", locator=button)]
+            await self.try_one(adds, "remove", f"'{control['name']}' on an item (shown on hover) acts on it", steps)
+        if second is not None:
+            await self.try_edit(adds, second)
+        base = adds + [step.model_copy(update={"outcomes": []}) for step in toggled]
+        await self.try_views(base, views)
+        await self.try_page_controls(base)
+
+    async def page_views(self, race: RacePage) -> list[CatalogElement]:
+        """The page's links to client-side routes as they show once it has items (the survey saw it empty)."""
+        from studio.preflight.survey import survey_page
+
+        try:
+            return (await survey_page(race.page, deep=True)).catalog.views
+        except (PlaywrightError, RuntimeError):
+            return []
+
+    async def try_one(self, setup: list[CaseStep], kind: BehaviourKind, name: str,
+                      steps: list[CaseStep]) -> list[CaseStep]:
+        """Try `steps` after `setup`; returns the steps with their outcomes when kept, else []."""
+        ready = await self.attempt(setup, name)
+        if ready is None:
+            return []
+        race, observer = ready
+        done = []
+        try:
+            for step in steps:
+                done.append(await self.act(race, observer, step))
+        except (PlaywrightError, RaceError) as error:
+            self.run.note(f"{self.catalog.path}: {name} could not be tried: {str(error).splitlines()[0]}")
+            return []
+        return done if self.keep(kind, name, setup, done) else []
+
+    async def try_edit(self, adds: list[CaseStep], item: LocatorSpec) -> None:
+        """A double-click on an item's text: does it open an editor, and does Enter save the new text?"""
+        ready = await self.attempt(adds, "editing an item")
+        if ready is None:
+            return
+        race, observer = ready
+        text = _within(item, LocatorStep(kind="text", value=SAMPLES[1], exact=True))
+        try:
+            opened = await self.act(race, observer, CaseStep(action="dblclick", target=f"'{SAMPLES[1]}'",
+                                                             locator=text))
+            editor = _within(item, _role("textbox"))
+            if await resolve(race.page, editor.steps).count() != 1:
+                return  # a double-click does nothing there: no editor to try
+            steps = [opened, CaseStep(action="fill", target=f"the editor of '{SAMPLES[1]}'", locator=editor,
+                                      data=EDITED),
+                     CaseStep(action="press", target=f"the editor of '{SAMPLES[1]}'", locator=editor, data="Enter")]
+        except (PlaywrightError, RaceError):
+            return
+        await self.try_one(adds, "edit", "Double-clicking an item's text edits it; Enter saves", steps)
+
+    async def try_views(self, base: list[CaseStep], views: list[CatalogElement]) -> None:
+        for view in [v for v in views or self.catalog.views if v.locator is not None and v.href][:4]:
+            steps = [CaseStep(action="click", target=f"the {view.name} link", locator=view.locator),
+                     CaseStep(action="expect_url", target="the address", url=f"{self.catalog.path}{view.href}")]
+            kept = await self.try_one(base, "view", f"'{view.name}' shows its view ({view.href})", steps[:1])
+            if kept:
+                self.map_view(view)
+                self.behaviours[-1].steps.append(steps[1])
+                # A client-side route opened by its address: the page loads on it and shows the same view.
+                route = [CaseStep(action="navigate", url=f"{self.catalog.path}{view.href}",
+                                  target=f"the {view.name} view"), CaseStep(action="reload", target="the page")]
+                await self.try_one(base, "route", f"Opening {view.href} by its address shows '{view.name}'", route)
+
+    def map_view(self, view: CatalogElement) -> None:
+        """A view seen working joins the UI map (a single-page app's map is its views)."""
+        ui_map = self.run.context.ui_map
+        url = f"{self.catalog.path}{view.href}"
+        if any(page.url == url for page in ui_map.key_pages):
+            return
+        name = self.catalog.heading or self.catalog.title or self.catalog.path
+        ui_map.key_pages.append(KeyPage(name=f"{name} › {view.name}", url=url,
+                                        how_to_reach=f"{(view.place or 'page').capitalize()} › {view.name}"))
+        if view.name not in ui_map.top_nav and not any(p.how_to_reach.startswith("Top nav") for p in ui_map.key_pages):
+            ui_map.top_nav.append(view.name)
+
+    async def try_page_controls(self, base: list[CaseStep]) -> None:
+        """Buttons and toggles of the page itself (outside the items), as the state with items shows them."""
+        ready = await self.attempt(base, "the page's own controls")
+        if ready is None:
+            return
+        race, _ = ready
+        try:
+            controls = await race.page.evaluate(PAGE_CONTROLS_JS)
+        except PlaywrightError:
+            return
+        tries: list[tuple[str, CaseStep]] = []
+        for control in controls[:4]:
+            name = control["name"]
+            if LEAVES.search(name):
+                continue
+            if control["kind"] == "toggle":
+                locator = LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=name, exact=True)])
+                step = CaseStep(action="check", target=f"'{name}'", locator=locator)
+            else:
+                locator = LocatorSpec(strategy="role", steps=[_role("button", name)])
+                step = CaseStep(action="click", target=f"the {name} button", locator=locator)
+            try:
+                if await resolve(race.page, locator.steps).count() == 1:
+                    tries.append((name, step))
+            except PlaywrightError:
+                continue
+        for name, step in tries:  # each try opens a fresh page (and closes this one)
+            said = f"Checking '{name}'" if step.action == "check" else f"Pressing '{name}'"
+            await self.try_one(base, "page_action", said, [step])
+
+    async def try_persistence(self, adds: list[CaseStep]) -> None:
+        await self.try_one(adds, "persist", "Added items are still there after a reload",
+                           [CaseStep(action="reload", target="the page")])

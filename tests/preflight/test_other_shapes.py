@@ -1,0 +1,128 @@
+"""Preflight and the playground on app shapes the studio was not written against (tests/apps): a hash-routed
+single-page list, a server-rendered catalogue whose conventional admin paths 404, a DOM grid game and a canvas game.
+Nothing in the engine knows these apps; what it finds comes from their structure and from trying them."""
+
+from __future__ import annotations
+
+import pytest
+
+from studio.models.context import Answer
+from tests.apps.canvas_game import CanvasGame
+from tests.apps.grid_game import GridGame
+from tests.apps.list_app import ListApp
+from tests.apps.records_app import RecordsApp
+
+pytestmark = pytest.mark.browser
+
+
+async def test_a_single_page_list_is_mapped_tried_and_honestly_scored(harness):
+    with ListApp() as app:
+        job = await harness.preflight.start(app.base_url + "/", request="")
+    assert job.status == "completed", job.message
+    context = job.context
+    # the map: the page itself and the views its footer routes to, found by trying it with items in it
+    assert [page.url for page in context.ui_map.key_pages] == ["/", "/#/active", "/#/completed"]
+    assert context.ui_map.top_nav == ["Active", "Completed"]
+    assert "Footer › Active" in [page.how_to_reach for page in context.ui_map.key_pages]
+    # what it does, as seed 000's discovered_flows_summary, each from what the browser saw
+    kinds = [b["kind"] for b in job.state["behaviours"]["/"]]
+    assert {"add", "blank_refused", "toggle", "remove", "edit", "view", "route", "page_action", "persist"} <= set(kinds)
+    flows = {flow.flow_name: flow.notes for flow in context.discovered_flows_summary}
+    add = next(notes for name, notes in flows.items() if "adds an item" in name)
+    assert '"First sample item" was added to the list' in add
+    toggle = next(notes for name, notes in flows.items() if name.startswith("Checking an item"))
+    assert "checked" in toggle and "3 items left" in toggle
+    # gaps and coverage: grounded in what was tried, not 1.0 over nothing
+    assert {"validation", "state_transitions", "search_filter_sort_pagination"} <= {g.gap_type for g in
+                                                                                     context.coverage_gaps}
+    assert context.confidence.coverage > 0  # the categories could be checked on a page with something in it
+    # the tester's page was never touched: the tries ran in a sandbox
+    assert await harness.session.page.evaluate("localStorage.length") == 0
+
+
+async def test_an_empty_single_page_app_is_not_covered(harness):
+    """Coverage over a page with nothing to check is 0, and says why."""
+    from aiohttp import web
+
+    from tests.app_thread import AppThread
+
+    async def blank(_request):
+        return web.Response(text="<!doctype html><title>Soon</title><h1>Coming soon</h1>", content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/", blank)
+    with AppThread(app) as served:
+        job = await harness.preflight.start(served.urls[0] + "/", request="")
+    assert job.status == "completed", job.message
+    assert job.context.confidence.coverage == 0.0
+    assert any("No page of the area showed anything to check" in note for note in job.context.evidence.notes)
+
+
+async def test_error_pages_are_never_entry_points(harness):
+    with RecordsApp() as app:
+        job = await harness.preflight.start(app.base_url + "/", request="")
+        assert job.status == "completed", job.message
+        points = [p.url for p in job.context.candidate_entry_points]
+        assert points and not any(p.startswith(("/admin", "/manage", "/settings")) for p in points)
+        assert all(p.confidence <= 1.0 for p in job.context.candidate_entry_points)
+        # asked about an area that only an error page matches: the browser refutes it and asks, with real pages
+        asked = await harness.preflight.start(app.base_url + "/", request="admin settings")
+        if asked.status == "paused":
+            options = asked.pending[0].question.options or []
+            assert not any("Error" in option for option in options), options
+
+
+@pytest.mark.parametrize("game_class, evidence", [(GridGame, "a board of 16 cells"), (CanvasGame, "canvas")])
+async def test_a_game_is_said_to_be_a_game(harness, game_class, evidence):
+    with game_class() as game:
+        job = await harness.preflight.start(game.base_url + "/", request="")
+    assert job.status == "completed", job.message
+    kind = job.state["app_kind"]
+    assert kind["kind"] == "game" and any(evidence in item for item in kind["evidence"])
+    assert any("keyboard listeners" in item for item in kind["evidence"])  # read from the page, not guessed
+    said = next(note for note in job.context.evidence.notes if "looks like a browser game" in note)
+    assert "Game evaluation plays a game and scores it" in said
+
+
+async def test_the_records_catalogue_is_not_a_game(harness):
+    with RecordsApp() as app:
+        job = await harness.preflight.start(app.base_url + "/items", request="catalogue")
+    assert job.status in ("completed", "paused"), job.message
+    assert job.state["app_kind"]["kind"] == "app"
+
+
+async def test_the_list_apps_suite_and_cases_from_the_playground(tmp_path, browser_info):
+    from studio.browser.session import BrowserSession
+    from studio.events import EventBus
+    from studio.playground import Playground
+    from studio.store.project import ProjectFile
+
+    bus = EventBus()
+    project = ProjectFile.open_or_create(tmp_path / "list.studio")
+    session = BrowserSession(bus)
+    await session.start()
+    try:
+        with ListApp() as app:
+            playground = Playground(session, project)
+            job = await playground.start("new_testsuite", app.base_url + "/")
+            assert job.status == "paused" and job.pending[0].key == "suites"
+            options = job.pending[0].question.options
+            assert options and options[0] == "errands", options  # a real module, never an empty list
+            job = await playground.resume(job, [Answer(key="suites", value="All")])
+        assert job.status == "completed", job.message
+        [suite] = project.cases.suites()
+        cases = project.cases.cases()
+        assert all(case.suite_id == suite.id for case in cases)
+        titles = " | ".join(case.title for case in cases)
+        for feature in ("adds an item", "only spaces adds nothing", "Checking an item's box", "edits it",
+                        "'Delete' on an item", "'Active' shows its view", "by its address",
+                        "Pressing 'Clear completed'", "after a reload"):
+            assert feature in titles, (feature, titles)
+        # every case asserts what it does: its steps carry the checks the browser saw
+        for case in cases:
+            assert sum(len(step.outcomes) for step in case.steps) > 0, case.title
+        # and none is a duplicate of another
+        assert len({case.title for case in cases}) == len(cases)
+    finally:
+        await session.close()
+        project.close()
