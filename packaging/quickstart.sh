@@ -87,4 +87,7 @@ fi
 command -v apt-get >/dev/null 2>&1 && apt_install xvfb xauth
 say "Running the test suite"
 export QT_QPA_PLATFORM=offscreen
-exec "$VENV/bin/python" -m pytest "$@"
+# One worker per core unless told otherwise (-n 0 runs in this process; -p no:xdist turns it off).
+case " $* " in *" -n "*|*" -n"[0-9a]*|*"--numprocesses"*|*"no:xdist"*) WORKERS="" ;; *) WORKERS="-n auto" ;; esac
+# shellcheck disable=SC2086
+exec "$VENV/bin/python" -m pytest $WORKERS "$@"

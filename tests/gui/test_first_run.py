@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from studio.app.studio_app import StudioServices
 from studio.settings import StudioSettings
 from studio.ui.main_window import StudioWindow
-from tests.gui.support import close_studio, shoot, until
+from tests.gui.support import NextSignal, close_studio, shoot, until
 
 pytestmark = [pytest.mark.gui]
 
@@ -100,8 +100,10 @@ def test_an_error_bar_goes_with_esc_its_close_button_or_the_next_action_that_wor
 
             _enter(window, "ftp://nope")
             await until(lambda: bar.isVisible(), what="the refusal a third time")
+            navigated = NextSignal(services.browser.navigated)
             _enter(window, demo.base_url + "/privacy")  # the next navigation works: the error is old news
-            await until(lambda: page.url.endswith("/privacy"), what="the privacy page")
+            await navigated.wait(what="the privacy page")  # (its signal also clears errors: wait for it)
+            assert page.url.endswith("/privacy")
             await until(lambda: not bar.isVisible(), what="the error bar to go")
 
             services.race.act("click", "e99999")  # a race error, then a check that works
