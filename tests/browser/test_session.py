@@ -253,7 +253,7 @@ async def test_screencast_streams_frames_and_input_reaches_the_page(demo, sessio
     await cast.stop()
 
 
-async def _frames_settle(frames: list, quiet_s: float = 0.5, limit_s: float = 5.0) -> None:
+async def _frames_settle(frames: list, quiet_s: float = 1.0, limit_s: float = 8.0) -> None:
     loop = asyncio.get_running_loop()
     deadline, seen, since = loop.time() + limit_s, len(frames), loop.time()
     while loop.time() < deadline and loop.time() - since < quiet_s:
