@@ -142,8 +142,10 @@ class Prober:
             if adds:
                 found = await self.find_items(adds)
                 if found is not None:
-                    await self.try_items(adds, found)
+                    # Persistence first: it is one reload, and a budget running out in the item tries must not
+                    # lose it.
                     await self.try_persistence(adds)
+                    await self.try_items(adds, found)
                 return self.behaviours
         return self.behaviours
 
