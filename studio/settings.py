@@ -37,6 +37,9 @@ class StudioSettings(BaseModel):
     storage_state: str | None = None
     llm: LLMSettings = Field(default_factory=LLMSettings)
     budgets: JobBudgets = Field(default_factory=JobBudgets)
+    # The window's workspace at the last close, and each workspace's dock layout (QMainWindow state, base64).
+    workspace: str | None = None
+    workspace_layouts: dict[str, str] = Field(default_factory=dict)
     # Given for one run by `studio gui --allow-file-urls`; excluded, so it is never written to settings.json.
     allow_file_urls: bool = Field(default=False, exclude=True)
 

@@ -6,6 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
+from studio.app.collector import set_aside_startup_objects
 from studio.app.tasks import TaskOwner
 from studio.browser.errors import BrowserError
 from studio.browser.input import InputAction, PageInput
@@ -81,6 +82,7 @@ class BrowserService(QObject):
         await self._screencast.start()
         self._input = PageInput(session)
         self._input.start()
+        set_aside_startup_objects()  # full collections then walk only what the session adds
         self.sessionStarted.emit(session.id)
         self.busyChanged.emit(False)
         if url:

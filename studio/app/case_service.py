@@ -14,7 +14,7 @@ from studio.app.case_records import change_summary
 from studio.app.project_service import ProjectService
 from studio.models.recording import RecordedStep
 from studio.models.testcase import CaseEdit, CaseVersion, TestCase, TestSuite
-from studio.playground import case_steps, revert_edit
+from studio.playground import case_steps
 from studio.store.project import ProjectFile
 
 log = logging.getLogger(__name__)
@@ -106,28 +106,73 @@ class CaseService(QObject):
 
     # -- the EDIT agent's changes ----------------------------------------------------------------------
 
-    def accept_edit(self, edit: CaseEdit) -> None:
-        """The agent's version stays the newest one; nothing is written."""
-        current = self.case(edit.case_id)
-        version = current.version if current else edit.after.version
-        self.notice.emit(f"Kept the agent's edit of '{edit.after.title}' (version {version}).")
+    def accept_edits(self, edits: list[CaseEdit]) -> None:
+        """The agent's versions stay the newest ones; nothing is written."""
+        if len(edits) == 1:
+            current = self.case(edits[0].case_id)
+            version = current.version if current else edits[0].after.version
+            self.notice.emit(f"Kept the agent's edit of '{edits[0].after.title}' (version {version}).")
+        elif edits:
+            self.notice.emit(f"Kept the agent's edits of {len(edits)} cases.")
 
-    def reject_edit(self, edit: CaseEdit) -> TestCase | None:
-        """Restore the case as it was before the edit, as a new version (the agent's stays in the history)."""
-        if self._file is None:
+    def reject_edits(self, edits: list[CaseEdit]) -> dict[str, TestCase] | None:
+        """Put each case back as it was before the agent's edit, as a new version (the agent's stays in the history),
+        all in one transaction. Returns each case as it was just before, for an undo; None when nothing was written."""
+        if self._file is None or not edits:
             return None
-        try:
-            revert_edit(self._file, edit.case_id, edit.before.version)
-        except (LookupError, ValueError):
-            self.errorOccurred.emit(f"Version {edit.before.version} of '{edit.before.title}' is not in the project's "
-                                    "history, so the edit cannot be rejected. Edit the case by hand instead.")
-            return None
-        restored = self._file.cases.case(edit.case_id)
-        if restored is not None:
-            self.notice.emit(f"Rejected the agent's edit: '{restored.title}' is back as it was in version "
-                             f"{edit.before.version} (saved as version {restored.version}).")
+        store = self._file.cases
+        previous = {edit.case_id: case for edit in edits if (case := store.case(edit.case_id)) is not None}
+        gone = [edit.after.title for edit in edits if edit.case_id not in previous]
+        store.save_cases([(edit.before.model_copy(update={"id": edit.case_id}), "tester",
+                           f"Rejected the agent's edit; back to version {edit.before.version}.")
+                          for edit in edits if edit.case_id in previous])
+        if len(previous) == 1:
+            edit = next(e for e in edits if e.case_id in previous)
+            restored = store.case(edit.case_id)
+            self.notice.emit(f"Rejected the agent's edit: '{edit.before.title}' is back as it was in version "
+                             f"{edit.before.version} (saved as version {restored.version if restored else '?'}).")
+        elif previous:
+            self.notice.emit(f"Rejected the agent's edits of {len(previous)} cases: each is back as it was before "
+                             "the edit (saved as a new version).")
+        if gone:
+            self.errorOccurred.emit(f"{', '.join(repr(t) for t in gone)} is no longer in the project, so its edit "
+                                    "could not be rejected.")
         self.casesChanged.emit()
-        return restored
+        return previous
+
+    def restore_cases(self, cases: dict[str, TestCase], why: str,
+                      written: dict[str, int] | None = None) -> list[str]:
+        """Store each case as given (an undo of a rejection), as new versions in one transaction. A case whose
+        newest version is no longer the one in `written` (the tester saved it since), or that is gone, is left as it
+        is: returns the titles of those."""
+        if self._file is None or not cases:
+            return []
+        store = self._file.cases
+        current = {case_id: store.case(case_id) for case_id in cases}
+        left = [case_id for case_id, now in current.items()
+                if now is None or (written is not None and now.version != written.get(case_id, now.version))]
+        store.save_cases([(case, "tester", f"{why} Back to version {case.version}.")
+                          for case_id, case in cases.items() if case_id not in left])
+        self.casesChanged.emit()
+        return [(current[case_id] or cases[case_id]).title for case_id in left]
+
+    def edit_job_cases(self, edits: list[CaseEdit]) -> list[TestCase]:
+        """The cases the newest Edit Test Cases job looked at (those its detected changes impact, those it edited),
+        in that order, as they are now."""
+        wanted: list[str] = []
+        if self._file is not None:
+            edited = {edit.case_id for edit in edits}
+            for job in reversed(self._file.jobs.all(kind="edit_test_case")):
+                results = {e.get("case_id") for e in job.result.get("edits") or []}
+                if edited and not edited & results:
+                    continue
+                for change in job.context.detected_changes:
+                    wanted += change.impacted_testcase_ids or []
+                wanted += job.state.get("case_ids") or []
+                break
+        wanted += [edit.case_id for edit in edits]
+        found = (self.case(case_id) for case_id in dict.fromkeys(wanted))
+        return [case for case in found if case is not None]
 
     # -- export -----------------------------------------------------------------------------------------
 

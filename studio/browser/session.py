@@ -80,11 +80,12 @@ class BrowserSession:
             storage_state=storage_state,
         )
         self._context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-        ContextCapture(self._context, self.publish)
+        network = ContextCapture(self._context, self.publish)
         self._context.on("page", self._adopt_page)
         if options.trace_path:
             await self.start_tracing()
         self._adopt_page(await self._context.new_page())
+        await network.ready()  # the first page's requests are followed from its first navigation on
         self.publish(
             SessionStarted(
                 browser_path=self.launcher.where,

@@ -42,7 +42,7 @@ def _preflight_bench() -> Callable[..., int]:
 # target -> where its measuring main() comes from (loaded only when that bench runs)
 BENCH_TARGETS: dict[str, Callable[[], Callable[..., int]]] = {
     "live-view": _window_bench, "startup": _window_bench, "race": _race_bench, "snapshot": _race_bench,
-    "preflight": _preflight_bench, "mcp-click": _mcp_bench,
+    "preflight": _preflight_bench, "mcp-click": _mcp_bench, "soak": _window_bench,
 }
 
 
@@ -55,7 +55,8 @@ def _gui(args: argparse.Namespace) -> int:
         print(f"error: {error}.", file=sys.stderr)
         return 2
     return window().run_gui(project=args.project, url=url, screenshot=args.screenshot, headed=args.headed,
-                            storage_state=args.storage_state, allow_file_urls=args.allow_file_urls)
+                            storage_state=args.storage_state, allow_file_urls=args.allow_file_urls,
+                            workspace=args.workspace, size=args.size)
 
 
 def _endpoint_for_this_process(args: argparse.Namespace) -> None:
@@ -107,9 +108,31 @@ def _port(text: str) -> int:
     return port
 
 
+MIN_WINDOW = (800, 500)  # the smallest window the docks fit in
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    """An argparse type: a window size such as 1366x768."""
+    width, _, height = text.lower().replace("×", "x").partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a window size: give width x height, e.g. 1366x768 or "
+                                         "1920x1080") from None
+    if not (MIN_WINDOW[0] <= size[0] <= 7680 and MIN_WINDOW[1] <= size[1] <= 4320):
+        raise argparse.ArgumentTypeError(f"{text} is outside the sizes the window takes ({MIN_WINDOW[0]}x"
+                                         f"{MIN_WINDOW[1]} to 7680x4320)")
+    return size
+
+
 def _bench(args: argparse.Namespace) -> int:
     measure = BENCH_TARGETS[args.target]()
     options = {"target": args.target, "seconds": args.seconds, "json_only": args.json}
+    if args.minutes is not None:
+        if "minutes" not in inspect.signature(measure).parameters:
+            print(f"--minutes does not apply to `studio bench {args.target}`.", file=sys.stderr)
+            return 2
+        options["minutes"] = args.minutes
     if args.runs is not None:
         if "runs" not in inspect.signature(measure).parameters:
             print(f"--runs does not apply to `studio bench {args.target}`.", file=sys.stderr)
@@ -140,6 +163,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     gui.add_argument("--url", help="open this URL in the live browser")
     gui.add_argument("--screenshot", type=Path, metavar="PNG",
                      help="load the URL, wait for the first real frame, save a PNG of the window and exit")
+    gui.add_argument("--workspace", metavar="NAME", help="show this workspace (Explore, Playground, …)")
+    gui.add_argument("--size", type=_window_size, metavar="WxH", help="the window's size, e.g. 1366x768")
     gui.add_argument("--headed", action="store_true", help="also show a real Chromium window")
     gui.add_argument("--browser-endpoint", metavar="URL", help=ENDPOINT_HELP)
     gui.add_argument("--storage-state", type=Path, metavar="JSON",
@@ -173,6 +198,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("target", choices=list(BENCH_TARGETS))
     bench.add_argument("--json", action="store_true", help="print only the JSON result")
     bench.add_argument("--seconds", type=float, default=5.0, help="how long to measure (live-view)")
+    bench.add_argument("--minutes", type=float, help="how long to soak (soak: default 30; 0.5 is a quick run)")
     bench.add_argument("--runs", type=int, help="how many runs to measure (startup, preflight, snapshot: default 3; "
                                                 "race: samples per element, default 30; mcp-click: clicks per session, "
                                                 "default 20)")

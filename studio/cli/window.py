@@ -12,7 +12,8 @@ class WindowFrontEnd(Protocol):
     """What studio.ui offers the CLI."""
 
     def run_gui(self, project: Path | None, url: str | None, screenshot: Path | None, headed: bool,
-                storage_state: Path | None, allow_file_urls: bool) -> int: ...
+                storage_state: Path | None, allow_file_urls: bool, workspace: str | None = None,
+                size: tuple[int, int] | None = None) -> int: ...
 
     def run_demo(self, out: Path, seed: int, close_when_done: bool) -> int: ...
 

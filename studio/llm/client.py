@@ -8,6 +8,7 @@ to their deterministic heuristics. BudgetExhausted ends the job instead (it keep
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import logging
 import time
@@ -106,15 +107,16 @@ class LanguageModel:
     # -- the two ways to ask -----------------------------------------------------------------------------------
 
     async def structured(self, purpose: str, system: str, parts: Sequence[str | Untrusted], schema: type[T],
-                         budget: Budget, job_id: str | None = None) -> T:
-        """Ask for one JSON object valid for `schema`; invalid answers are re-prompted with the problem.
+                         budget: Budget, job_id: str | None = None, images: Sequence[bytes] = ()) -> T:
+        """Ask for one JSON object valid for `schema`; invalid answers are re-prompted with the problem. `images`
+        (PNG) go with the question, for a vision-capable model.
 
         Raises ModelUnavailable or ModelOutputInvalid (fall back to heuristics) or BudgetExhausted (end the job).
         """
         schema_json = json.dumps(schema.model_json_schema(), separators=(",", ":"))
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": system_prompt(system, JSON_ANSWER_RULE.format(schema=schema_json))},
-            {"role": "user", "content": render_parts(parts)}]
+            {"role": "user", "content": _user_content(parts, images)}]
         problem = ""
         for attempt in range(self.settings.max_repairs + 1):
             answer = await self._complete(purpose, job_id, budget, messages=messages,
@@ -129,8 +131,9 @@ class LanguageModel:
         raise ModelOutputInvalid(self._invalid_sentence(purpose, problem))
 
     async def choose_tool(self, purpose: str, system: str, parts: Sequence[str | Untrusted], tools: list[ToolSpec],
-                          budget: Budget, job_id: str | None = None) -> ToolChoice:
-        """Let the model call exactly one of `tools`; unknown tools and invalid arguments are re-prompted.
+                          budget: Budget, job_id: str | None = None, images: Sequence[bytes] = ()) -> ToolChoice:
+        """Let the model call exactly one of `tools`; unknown tools and invalid arguments are re-prompted. `images`
+        (PNG) go with the question, for a vision-capable model.
 
         Raises ModelUnavailable or ModelOutputInvalid (fall back to heuristics) or BudgetExhausted (end the job).
         """
@@ -139,7 +142,7 @@ class LanguageModel:
         names = ", ".join(tool.name for tool in tools)
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": system_prompt(system, TOOLS_ANSWER_RULE.format(names=names))},
-            {"role": "user", "content": render_parts(parts)}]
+            {"role": "user", "content": _user_content(parts, images)}]
         offered = [tool.as_openai_tool() for tool in tools]
         problem = ""
         for attempt in range(self.settings.max_repairs + 1):
@@ -240,6 +243,16 @@ class LanguageModel:
     def _scrub(self, text: str) -> str:
         # Belt and braces: a server may echo what it got; the key must not reach a log, a record or a dialog.
         return text.replace(self._key, "[API key]") if self._key else text
+
+
+def _user_content(parts: Sequence[str | Untrusted], images: Sequence[bytes]) -> str | list[dict[str, Any]]:
+    """The user message: text alone, or text then images (PNG, as data URLs) for a vision-capable model."""
+    text = render_parts(parts)
+    if not images:
+        return text
+    return [{"type": "text", "text": text},
+            *({"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(png).decode()}}
+              for png in images)]
 
 
 def _api_error() -> type[openai.APIError]:

@@ -9,6 +9,7 @@ from studio.models.context import SKIPPED
 from studio.models.testcase import Grounding, TestCase, TestSuite
 from studio.playground import templates
 from studio.playground.behaviour_cases import behaviour_drafts
+from studio.playground.filing import Filing, file_loose_cases, loose_cases, suite_phrase, suites_for
 from studio.playground.grounding import base_path, field_specs, step_number
 from studio.playground.main_job import MainJob, duplicate_of, new_id
 from studio.playground.templates import Draft
@@ -79,10 +80,11 @@ async def draft_cases(main: MainJob, paths: list[str], suite_id: str | None = No
     """
     project = main.run.project
     existing = project.cases.cases() if project else []
-    drafts = [draft for path in paths for draft in drafts_for(main, path, include_gated)]
+    drafts = [(path, draft) for path in paths for draft in drafts_for(main, path, include_gated)]
     cases: list[TestCase] = []
-    for draft in drafts:
-        owner = suites.get(draft.page) if suites else None
+    for path, draft in drafts:
+        # A case goes in its own page's suite, else in that of the area it was written for (a role-gated page).
+        owner = (suites.get(draft.page) or suites.get(path)) if suites else None
         case = _case(main, draft, owner.id if owner else suite_id)
         twin = duplicate_of(case, existing + cases)
         if twin is not None:
@@ -107,17 +109,32 @@ async def store_cases(main: MainJob, cases: list[TestCase], done: int = 0, total
                                                            f"{main.job.id}.")
         stored.append(case)
         main.created.append(case.id)
-        main.item(f"case {case.id}", index, total, "created", f"Created '{case.title}'")
+        suite = project.cases.suite(case.suite_id) if project is not None and case.suite_id else None
+        where = f" in {suite_phrase(suite)}" if suite is not None else ""
+        main.item(f"case {case.id}", index, total, "created", f"Created '{case.title}'{where}")
     for sentence in main.skipped:
         main.item("duplicate", 0, total, "skipped", sentence)
     return stored
 
 
-async def new_test_cases(main: MainJob, paths: list[str]) -> list[TestCase]:
-    """NEW_TEST_CASE: draft the cases for `paths`, say how many, store them; returns the cases created."""
-    cases = await draft_cases(main, paths)
-    main.started(len(cases))
-    return await store_cases(main, cases)
+async def new_test_cases(main: MainJob, paths: list[str]) -> tuple[list[TestCase], list[Filing]]:
+    """NEW_TEST_CASE: draft the cases for `paths`, each filed into its module's suite (made when there is none),
+    say how many, store them; returns the cases created and where they were filed."""
+    filings = suites_for(main, paths)
+    cases = await draft_cases(main, paths, suites={path: filing.suite for path, filing in filings.items()})
+    used = {case.suite_id for case in cases}
+    made = {f.suite.id: f.suite for f in filings.values() if f.new and f.suite.id in used}
+    loose = loose_cases(main, {path: f.suite for path, f in filings.items() if f.suite.id in made})
+    total = len(loose) + len(cases)
+    main.started(total)
+    project = main.run.project
+    for suite in made.values():
+        main.check()
+        if project is not None:
+            project.cases.save_suite(suite)
+    file_loose_cases(main, loose, 0, total)
+    stored = await store_cases(main, cases, done=len(loose), total=total)
+    return stored, [f for f in filings.values() if f.suite.id in used]
 
 
 def _case(main: MainJob, draft: Draft, suite_id: str | None) -> TestCase:

@@ -20,6 +20,7 @@ from studio.models.events import (
 )
 from studio.models.llm import JobBudget, JobBudgets
 from studio.playground.edit import CannotProceed, edit_test_cases
+from studio.playground.filing import filed_records, new_cases_summary
 from studio.playground.main_job import Cancelled, MainJob
 from studio.playground.new_cases import area_paths, new_test_cases
 from studio.playground.suites import new_testsuite
@@ -133,13 +134,14 @@ class Playground:
             if main.job.context.answer(AREA) == SKIPPED and points:
                 main.notes.append(f"The area question was skipped: the cases are for the best guess {points[0].label} "
                                   f"({points[0].url}, confidence {points[0].confidence:.2f}).")
-            cases = await new_test_cases(main, paths)
+            cases, filings = await new_test_cases(main, paths)
             if not paths:
                 blockers = main.job.context.auth_state.blockers
                 why = blockers[0] if blockers else "the browser could not confirm any page for the request."
                 return {"cases": [], "summary": f"Created no cases: no area was validated. {why}"}
-            return {"cases": [c.id for c in cases], "summary": f"Created {len(cases)} case(s) for "
-                    f"{', '.join(paths)}; {len(main.skipped)} duplicate(s) skipped."}
+            return {"cases": [c.id for c in cases], "suites": [f.suite.id for f in filings if f.new],
+                    "filed": filed_records(filings, cases), "summary": new_cases_summary(paths, cases, filings,
+                                                                                         len(main.skipped))}
         if kind == "new_testsuite":
             suites = await new_testsuite(main)
             return {"suites": [s.id for s in suites], "summary": f"Created {len(suites)} suite(s) with "

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 from studio.models.catalog import PageCatalog
 from studio.models.context import SKIPPED, PendingQuestion
-from studio.models.testcase import TestCase, TestSuite
+from studio.models.testcase import TestSuite
+from studio.playground.filing import file_loose_cases, loose_cases, suite_for_module
 from studio.playground.grounding import base_path, step_number
 from studio.playground.main_job import MainJob, new_id
 from studio.playground.new_cases import draft_cases, store_cases
@@ -33,7 +33,7 @@ def richness(catalog: PageCatalog) -> float:
 
 def candidates(main: MainJob) -> list[dict]:
     """Modules of the UI map as suite candidates, uncovered ones first, richest first."""
-    covered = {s.module.lower() for s in (main.run.project.cases.suites() if main.run.project else [])}
+    suites = main.run.project.cases.suites() if main.run.project else []
     pages = {base_path(c): c for c in main.catalogs if step_number(c) == 1}
     found: list[dict[str, Any]] = []
     for key_page in main.job.context.ui_map.key_pages:
@@ -42,7 +42,8 @@ def candidates(main: MainJob) -> list[dict]:
             continue
         tried = len(behaviours_of(main.job.state, key_page.url or ""))  # what the preflight saw it do
         found.append({"module": key_page.name, "path": key_page.url, "how_to_reach": key_page.how_to_reach,
-                      "richness": round(richness(catalog) + tried, 2), "covered": key_page.name.lower() in covered})
+                      "richness": round(richness(catalog) + tried, 2),
+                      "covered": suite_for_module(key_page.name, suites) is not None})
     found.sort(key=lambda c: (c["covered"], -c["richness"]))
     return [c for c in found if c["richness"] > 0][:MAX_CANDIDATES]
 
@@ -52,8 +53,9 @@ def ask(main: MainJob, proposed: list[dict]) -> NeedAnswers:
     note = f" Not covered by any suite yet: {', '.join(uncovered)}." if uncovered else ""
     return NeedAnswers([PendingQuestion.make(
         CHOICE, "Which suites?", f"I can create suites for these modules of the app: "
-        f"{', '.join(c['module'] for c in proposed)}.{note} Which should I create? (several: separate with commas)",
-        "The suite's scope decides which cases are written; the seed asks the user to choose.",
+        f"{', '.join(c['module'] for c in proposed)}.{note} Which should I create? Pick one or all of them, or "
+        "type several names under Other, separated by commas.",
+        "Each suite gets cases for its own module only, so its scope decides which cases are written.",
         options=[c["module"] for c in proposed] + [ALL], kind="choice")])
 
 
@@ -95,17 +97,21 @@ async def new_testsuite(main: MainJob) -> list[TestSuite]:
         main.job.context.answers = [a for a in main.job.context.answers if a.key != CHOICE]
         raise ask(main, proposed)
     now = time.time() * 1000
+    stored = main.run.project.cases.suites() if main.run.project else []
+    # A module that has its suite already (New Cases made it, or the tester) gets its new cases there.
+    existing = {c["path"]: suite for c in picked if (suite := suite_for_module(c["module"], stored)) is not None}
+    fresh = [c for c in picked if c["path"] not in existing]
     suites = [TestSuite(id=new_id("ts"), title=f"{c['module']} suite", module=c["module"],
                         description=f"Cases for {c['module']} ({c['how_to_reach']}).", created_at=now,
-                        updated_at=now) for c in picked]
-    texts = {c["module"]: _summary(main, c["path"]) for c in picked}
+                        updated_at=now) for c in fresh]
+    texts = {c["module"]: _summary(main, c["path"]) for c in fresh}
     suites = await name_suites(main, suites, texts)
     for candidate in picked:
         await _deepen(main, candidate["path"])
     # One pass over every module, so a configured model can propose the grouping across the suites.
-    by_path = {c["path"]: suite for suite, c in zip(suites, picked)}
-    cases = await draft_cases(main, [c["path"] for c in picked], include_gated=False, suites=by_path)
-    adopted = _unsuited_cases(main, by_path)
+    by_path = {c["path"]: suite for suite, c in zip(suites, fresh)}
+    cases = await draft_cases(main, [c["path"] for c in picked], include_gated=False, suites=by_path | existing)
+    adopted = loose_cases(main, by_path)
     total = len(suites) + len(cases) + len(adopted)
     main.started(total)
     project = main.run.project
@@ -114,31 +120,9 @@ async def new_testsuite(main: MainJob) -> list[TestSuite]:
         if project is not None:
             project.cases.save_suite(suite)
         main.item(f"suite {suite.id}", index, total, "created", f"Created the suite '{suite.title}'")
-    for index, (case, suite) in enumerate(adopted, start=len(suites) + 1):
-        main.check()
-        moved = case.model_copy(update={"suite_id": suite.id})
-        if project is not None:
-            project.cases.save_case(moved, "agent", f"Filed into the new suite '{suite.title}'.")
-        main.item(f"case {case.id}", index, total, "filed", f"Filed '{case.title}' into '{suite.title}'")
+    file_loose_cases(main, adopted, len(suites), total)
     await store_cases(main, cases, done=len(suites) + len(adopted), total=total)
     return suites
-
-
-def _unsuited_cases(main: MainJob, by_path: dict[str, TestSuite]) -> list[tuple[TestCase, TestSuite]]:
-    """Stored cases in no suite yet whose page is a new suite's module: they belong in it (a suite next to its
-    own module's loose cases would say the module is covered twice and list them nowhere)."""
-    project = main.run.project
-    if project is None:
-        return []
-    found = []
-    for case in project.cases.cases():
-        if case.suite_id is not None:
-            continue
-        path = urlsplit(case.grounding.page_url or "").path or None
-        suite = by_path.get(path) if path else None
-        if suite is not None:
-            found.append((case, suite))
-    return found
 
 
 async def _deepen(main: MainJob, path: str) -> None:

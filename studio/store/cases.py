@@ -51,6 +51,11 @@ class CaseStore:
                 (stored.id, version, stored.updated_at, author, summary, data))
         return stored
 
+    def save_cases(self, changes: list[tuple[TestCase, Origin, str]]) -> list[TestCase]:
+        """Store several cases' next versions in one transaction (a bulk decision is all or nothing)."""
+        with self.db.atomic():
+            return [self.save_case(case, author, summary) for case, author, summary in changes]
+
     def cases(self, suite_id: str | None = None, status: str | None = None) -> list[TestCase]:
         sql, params = "SELECT data FROM cases WHERE 1=1", []
         if suite_id is not None:

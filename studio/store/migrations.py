@@ -9,6 +9,7 @@ from sqlite_utils import Database
 from studio.store.leases import create_leases_table
 from studio.store.playground_schema import create_playground_tables
 from studio.store.steps import create_steps_table
+from studio.store.timeline import create_timeline_indexes
 from studio.store.schema import SCHEMA_MAJOR, SchemaVersion, create_base_schema, set_version
 
 Migration = Callable[[Database], None]
@@ -21,6 +22,7 @@ MIGRATIONS: list[Migration] = [
     create_steps_table,  # 1.1: recorded steps (race preflight recorder)
     create_playground_tables,  # 1.2: suites, cases, jobs, catalogues, site cache, LLM calls (seed 000)
     create_leases_table,  # 1.3: job leases (which process runs which job)
+    create_timeline_indexes,  # 1.4: indexes for reading events by row id and by time (the live views)
 ]
 
 

@@ -24,6 +24,7 @@ from studio.store.leases import JobLeases
 from studio.store.llm_calls import LLMCallStore
 from studio.models.recording import RecordedStep
 from studio.store.steps import insert_step, next_step_index, pop_last_step, select_steps
+from studio.store.timeline import EventTimeline
 from studio.models.events import EngineEvent
 from studio.models.project import (
     ConsoleRecord,
@@ -74,6 +75,8 @@ class ProjectFile:
         self.jobs = JobStore(db)
         self.leases = JobLeases(db)
         self.llm_calls = LLMCallStore(db)
+        # What the live views read: new rows since a row id, pages of events before a time.
+        self.timeline = EventTimeline(db)
 
     # -- opening -----------------------------------------------------------------------------------------------
 

@@ -1,27 +1,28 @@
-"""Reviewing the EDIT agent's changes: each case's before/after as a unified text diff, the edit's summary and
-reasons, and Accept / Reject per case. Also the plain-text rendering of a case the diff and history use."""
+"""A case's change as the tester reads it: steps matched by what they do (renumbered steps stay unchanged, moved
+steps say from where, edited steps show their old and new words), the fields and expected results that changed.
+Also the plain-text rendering of a case the version history uses."""
 
 from __future__ import annotations
 
-import difflib
+from html import escape
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontDatabase, QSyntaxHighlighter, QTextCharFormat, QTextDocument
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QPlainTextEdit,
-    QPushButton,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
+from studio.models.testcase import CaseStep, TestCase
+from studio.playground.step_diff import (
+    CaseDiff,
+    ItemChange,
+    LineChange,
+    StepChange,
+    diff_case,
+    step_fields,
+    word_diff,
 )
 
-from studio.models.testcase import CaseEdit, CaseStep, TestCase
-
-EDIT_ROLE = Qt.ItemDataRole.UserRole
+# (background, text) per kind of change; unchanged steps are quiet so the changes stand out.
+COLORS = {"unchanged": ("#ffffff", "#6b7280"), "moved": ("#dbeafe", "#1e3a8a"), "changed": ("#fef3c7", "#78350f"),
+          "added": ("#dcfce7", "#14532d"), "removed": ("#fee2e2", "#7f1d1d")}
+WORD_STYLE = {"removed": "background-color:#fecaca; color:#7f1d1d; text-decoration:line-through;",
+              "added": "background-color:#bbf7d0; color:#14532d; font-weight:600;"}
+FIELD_LABELS = {"locator": "locator", "url": "url", "data": "data", "expected": "expect"}
 
 
 def step_text(number: int, step: CaseStep) -> list[str]:
@@ -39,7 +40,7 @@ def step_text(number: int, step: CaseStep) -> list[str]:
 
 
 def case_as_text(case: TestCase) -> list[str]:
-    """The case as lines a tester reads (and difflib compares): fields, preconditions, steps, expectations."""
+    """The case as lines a tester reads: fields, preconditions, steps, expectations."""
     lines = [f"Title: {case.title}",
              f"Priority: {case.priority} · Status: {case.status} · Gap type: {case.gap_type or '—'}",
              f"Tags: {', '.join(case.tags) or '—'}",
@@ -53,147 +54,125 @@ def case_as_text(case: TestCase) -> list[str]:
     return lines
 
 
-def unified_diff(before: TestCase, after: TestCase) -> str:
-    diff = difflib.unified_diff(case_as_text(before), case_as_text(after), fromfile=f"version {before.version}",
-                                tofile=f"version {after.version} (agent)", lineterm="", n=2)
-    return "\n".join(diff) or "(no visible change)"
+# -- the step-aware diff as HTML (a QTextBrowser shows it) ----------------------------------------------------------
+
+def _words(old: str, new: str) -> str:
+    html, last = [], ""
+    for kind, text in word_diff(old, new):
+        if kind == "added" and last == "removed" and not text[:1].isspace():
+            html.append(" ")  # "Next Continue", not "NextContinue", when the struck word is read as text
+        html.append(f'<span style="{WORD_STYLE[kind]}">{escape(text)}</span>' if kind in WORD_STYLE else escape(text))
+        last = kind
+    return "".join(html)
 
 
-class DiffHighlighter(QSyntaxHighlighter):
-    """Green background for added lines, red for removed ones, grey for hunk headers."""
-
-    def __init__(self, document: QTextDocument) -> None:
-        super().__init__(document)
-        self.formats = {}
-        for mark, background, foreground in (("+", "#dcfce7", "#14532d"), ("-", "#fee2e2", "#7f1d1d"),
-                                             ("@", "#f3f4f6", "#6b7280")):
-            fmt = QTextCharFormat()
-            fmt.setBackground(QBrush(QColor(background)))
-            fmt.setForeground(QBrush(QColor(foreground)))
-            self.formats[mark] = fmt
-
-    def highlightBlock(self, text: str) -> None:
-        if text.startswith(("+++", "---")):
-            self.setFormat(0, len(text), self.formats["@"])
-        elif text[:1] in self.formats:
-            self.setFormat(0, len(text), self.formats[text[:1]])
+def _struck(text: str) -> str:
+    return f'<span style="{WORD_STYLE["removed"]}">{escape(text)}</span>'
 
 
-class EditReview(QWidget):
-    """One row per edited case; the selected edit's diff, summary and reasons, with Accept and Reject."""
+def _new(text: str) -> str:
+    return f'<span style="{WORD_STYLE["added"]}">{escape(text)}</span>'
 
-    acceptRequested = Signal(object)  # CaseEdit
-    rejectRequested = Signal(object)  # CaseEdit
-    countChanged = Signal(int)  # edits still waiting for a decision
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.edits: list[CaseEdit] = []
-        self.decisions: dict[str, str] = {}
-        self.list = QListWidget(self)
-        self.list.setAccessibleName("Edited cases")
-        self.list.currentRowChanged.connect(self._show)
-        self.summary = QLabel("The EDIT agent's changes appear here after an Edit Test Cases job.", self)
-        self.summary.setWordWrap(True)
-        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.reasons = QLabel("", self)
-        self.reasons.setWordWrap(True)
-        self.reasons.setStyleSheet("color:#374151;")
-        self.diff = QPlainTextEdit(self)
-        self.diff.setReadOnly(True)
-        self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.diff.setAccessibleName("Diff of the edit")
-        self.highlighter = DiffHighlighter(self.diff.document())
-        self.accept_button = QPushButton("Accept", self)
-        self.accept_button.setToolTip("Keep the agent's version of this case")
-        self.reject_button = QPushButton("Reject", self)
-        self.reject_button.setToolTip("Restore the case as it was before the edit (saved as a new version)")
-        self.accept_button.clicked.connect(lambda: self._decide("accepted"))
-        self.reject_button.clicked.connect(lambda: self._decide("rejected"))
+def change_label(change: ItemChange) -> str:
+    """What happened to a step or line, in a word or three."""
+    if change.kind == "moved":
+        edited = " and edited" if change.fields or _line_edited(change) else ""
+        return f"moved {change.direction}{edited}" if change.direction else f"moved{edited}"
+    if change.kind == "unchanged":
+        return "renumbered" if change.renumbered else "unchanged"
+    return {"changed": "edited", "added": "added", "removed": "removed"}[change.kind]
 
-        right = QWidget(self)
-        column = QVBoxLayout(right)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.summary)
-        column.addWidget(self.reasons)
-        column.addWidget(self.diff, 1)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.reject_button)
-        buttons.addWidget(self.accept_button)
-        column.addLayout(buttons)
-        splitter = QSplitter(self)
-        splitter.addWidget(self.list)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([240, 800])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
-        self._update_buttons()
 
-    def set_edits(self, edits: list[CaseEdit]) -> None:
-        self.edits = list(edits)
-        self.decisions = {}
-        self.list.clear()
-        for edit in self.edits:
-            item = QListWidgetItem(self._label(edit), self.list)
-            item.setData(EDIT_ROLE, edit.case_id)
-        if self.edits:
-            self.list.setCurrentRow(0)
-        else:
-            self._show(-1)
-        self.countChanged.emit(self.waiting)
+def _line_edited(change: ItemChange) -> bool:
+    return isinstance(change, LineChange) and change.old != change.new
 
-    @property
-    def waiting(self) -> int:
-        return sum(1 for edit in self.edits if edit.case_id not in self.decisions)
 
-    @property
-    def current(self) -> CaseEdit | None:
-        row = self.list.currentRow()
-        return self.edits[row] if 0 <= row < len(self.edits) else None
+def _number(change: ItemChange) -> str:
+    if change.kind == "removed":
+        return f"{change.old_number}"
+    if change.old_number is not None and change.old_number != change.new_number:
+        return f"{change.old_number} → {change.new_number}"
+    return f"{change.new_number}"
 
-    def select(self, case_id: str) -> None:
-        for row, edit in enumerate(self.edits):
-            if edit.case_id == case_id:
-                self.list.setCurrentRow(row)
 
-    def _label(self, edit: CaseEdit) -> str:
-        decision = self.decisions.get(edit.case_id)
-        return f"{edit.after.title}" + (f"  — {decision}" if decision else "")
+def _step_body(change: StepChange) -> str:
+    """The step's action and target on one line, then its locator, address, data and expectation."""
+    old = step_fields(change.old) if change.old is not None else None
+    new = step_fields(change.new) if change.new is not None else None
+    shown = new or old or {}
 
-    def _show(self, row: int) -> None:
-        edit = self.current if row >= 0 else None
-        if edit is None:
-            self.diff.setPlainText("")
-            self.reasons.setText("")
-            self._update_buttons()
-            return
-        self.summary.setText(f"<b>{edit.after.title}</b> ({edit.case_id}): {edit.summary}")
-        # The summary is often the reasons joined; then listing them again says nothing new.
-        reasons = [] if " ".join(edit.reasons) == edit.summary else edit.reasons
-        self.reasons.setText("\n".join(f"• {reason}" for reason in reasons))
-        self.reasons.setVisible(bool(reasons))
-        self.diff.setPlainText(unified_diff(edit.before, edit.after))
-        self._update_buttons()
+    def text(name: str) -> str:
+        if change.kind == "removed":
+            return escape(shown[name])
+        if old is not None and new is not None and name in change.fields:
+            return _words(old[name], new[name])
+        return escape(shown[name])
 
-    def _update_buttons(self) -> None:
-        edit = self.current
-        open_ = edit is not None and edit.case_id not in self.decisions
-        self.accept_button.setEnabled(open_)
-        self.reject_button.setEnabled(open_)
+    target = text("target")
+    head = f"<b>{text('action')}</b>" + (f" {target}" if target else "")
+    if change.kind in ("unchanged", "moved") and not change.fields:
+        return head  # the same step: its action and target say which it is; its details would only bury the changes
+    lines = [head]
+    for name, label in FIELD_LABELS.items():
+        if (old and old[name]) or (new and new[name]):
+            style = ' style="font-family:monospace;"' if name == "locator" else ""
+            lines.append(f'<span style="color:#6b7280;">{label}:</span> <span{style}>{text(name)}</span>')
+    return "<br>".join(lines)
 
-    def _decide(self, decision: str) -> None:
-        edit = self.current
-        if edit is None or edit.case_id in self.decisions:
-            return
-        self.decisions[edit.case_id] = decision
-        self.list.currentItem().setText(self._label(edit))
-        (self.acceptRequested if decision == "accepted" else self.rejectRequested).emit(edit)
-        self._update_buttons()
-        self.countChanged.emit(self.waiting)
-        if self.waiting:
-            rows = [row for row, other in enumerate(self.edits) if other.case_id not in self.decisions]
-            self.list.setCurrentRow(rows[0])
+
+def _row(change: ItemChange, body: str) -> str:
+    """One step or line: its number (old → new when it changed), then what happened to it and the step itself.
+    Two columns only, so the diff still reads in a side panel a third of a laptop screen wide."""
+    background, color = COLORS[change.kind]
+    if change.kind == "unchanged" and not change.renumbered:
+        text = f'<span style="color:{color};">{body}</span>'
+    else:
+        text = f'<span style="color:{color}; font-weight:600;">{change_label(change)}:</span> {body}'
+        if change.kind == "unchanged":
+            text = f'<span style="color:{color};">{text}</span>'
+    return (f'<tr style="background-color:{background};">'
+            f'<td style="color:{color}; white-space:nowrap;" align="right">{_number(change)}</td>'
+            f"<td>{text}</td></tr>")
+
+
+def _line_body(change: LineChange) -> str:
+    if change.old is not None and change.new is not None and change.old != change.new:
+        return _words(change.old, change.new)
+    return escape(change.new if change.new is not None else change.old or "")
+
+
+def _table(rows: list[str]) -> str:
+    return '<table cellspacing="0" cellpadding="4" width="100%">' + "".join(rows) + "</table>"
+
+
+def counts_sentence(diff: CaseDiff) -> str:
+    """E.g. "Steps: 3 renumbered, 1 moved, 1 edited, 1 added." ("" when no step changed)."""
+    counts = diff.counts()
+    words = {"renumbered": "renumbered", "moved": "moved", "changed": "edited", "added": "added",
+             "removed": "removed"}
+    parts = [f"{counts[key]} {word}" for key, word in words.items() if counts[key]]
+    return f"Steps: {', '.join(parts)}." if parts else "No step changed."
+
+
+def diff_html(before: TestCase, after: TestCase, suite_titles: dict[str, str] | None = None, lead: str = "") -> str:
+    """The whole change from `before` to `after` as one HTML page (suites named by `suite_titles`), after `lead`
+    (HTML: what the change is for)."""
+    diff = diff_case(before, after)
+    titles = suite_titles or {}
+    diff.fields = [(label, titles.get(old, old), titles.get(new, new)) if label == "Suite" else (label, old, new)
+                   for label, old, new in diff.fields]
+    head = f"Version {before.version} → version {after.version}. {counts_sentence(diff)}"
+    parts = [lead, f'<p style="color:#374151;">{escape(head)}</p>']
+    if diff.fields:
+        rows = "".join(f"<tr><td><b>{escape(label)}</b></td><td>{_struck(old or '—')} → {_new(new or '—')}</td></tr>"
+                       for label, old, new in diff.fields)
+        parts.append(f'<table cellspacing="0" cellpadding="3">{rows}</table>')
+    if any(c.kind != "unchanged" for c in diff.preconditions):
+        parts.append("<h4>Preconditions</h4>" + _table([_row(c, _line_body(c)) for c in diff.preconditions]))
+    parts.append("<h4>Steps</h4>" + (_table([_row(c, _step_body(c)) for c in diff.steps]) if diff.steps
+                                     else "<p>(none)</p>"))
+    if diff.expected_results:
+        parts.append("<h4>Expected results</h4>"
+                     + _table([_row(c, _line_body(c)) for c in diff.expected_results]))
+    return "".join(parts)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -26,12 +26,13 @@ from PySide6.QtWidgets import (
 from studio.app.case_records import LocatorTextError
 from studio.app.case_service import CaseService
 from studio.models.testcase import CaseEdit, TestCase
-from studio.ui.case_diff import EditReview
 from studio.ui.case_form import PRIORITIES, STATUSES, CaseForm
+from studio.ui.edit_review import EditReview
 
 CASE_ROLE = Qt.ItemDataRole.UserRole
 SUITE_ROLE = Qt.ItemDataRole.UserRole + 1
 UNSORTED = "Unsorted"
+SIDE_BY_SIDE = 760  # narrower than this (a side panel), the list sits above the form
 STATUS_COLORS = {"draft": "#6b7280", "active": "#15803d", "stale": "#b45309"}
 
 
@@ -116,13 +117,14 @@ class CaseEditorPanel(QWidget):
         form_area.setWidget(right)
         form_area.setWidgetResizable(True)
         form_area.setFrameShape(QScrollArea.Shape.NoFrame)
-        splitter = QSplitter(self)
+        splitter = self.splitter = QSplitter(self)
         splitter.addWidget(left)
         splitter.addWidget(form_area)
+        splitter.setChildrenCollapsible(False)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([440, 700])
+        self._sized = False
 
-        self.review = EditReview(self)
+        self.review = EditReview(service, self)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(splitter, "Cases")
         self.tabs.addTab(self.review, "Agent edits")
@@ -130,11 +132,22 @@ class CaseEditorPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.tabs)
 
-        self.review.acceptRequested.connect(service.accept_edit)
-        self.review.rejectRequested.connect(service.reject_edit)
+        self.review.caseOpenRequested.connect(self.open_case)
         self.review.countChanged.connect(self._review_count)
         service.casesChanged.connect(self.refresh)
         self.refresh()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The list beside the form when there is room; in a side panel, the list above the form."""
+        super().resizeEvent(event)
+        wanted = Qt.Orientation.Horizontal if self.width() >= SIDE_BY_SIDE else Qt.Orientation.Vertical
+        if wanted != self.splitter.orientation() or not self._sized:
+            self._sized = True
+            self.splitter.setOrientation(wanted)
+            if wanted == Qt.Orientation.Horizontal:
+                self.splitter.setSizes([min(440, self.width() * 2 // 5), self.width() * 3 // 5])
+            else:
+                self.splitter.setSizes([self.height() // 3, self.height() * 2 // 3])
 
     # -- the tree ----------------------------------------------------------------------------------------
 
@@ -296,9 +309,14 @@ class CaseEditorPanel(QWidget):
     # -- agent edits ---------------------------------------------------------------------------------------
 
     def set_edits(self, edits: list[CaseEdit]) -> None:
-        self.review.set_edits(edits)
+        """Show a job's edits for review, with the cases its detected changes impact."""
+        self.review.set_edits(edits, self.service.edit_job_cases(edits))
         if edits:
             self.tabs.setCurrentWidget(self.review)
+
+    def open_case(self, case_id: str) -> None:
+        if not self.select_case(case_id):
+            self.notice.emit("That case is no longer in this project (it was deleted or the project changed).")
 
     def _review_count(self, waiting: int) -> None:
         index = self.tabs.indexOf(self.review)

@@ -19,6 +19,7 @@ class CaseExportDialog(ExportDialog):
     def __init__(self, cases: list[tuple[TestCase, list[RecordedStep]]], base_folder: Path,
                  parent: QWidget | None = None) -> None:
         self.cases = cases
+        self.shown = 0  # the index of the case previewed
         super().__init__(cases[0][1], base_folder, parent)
         self.chooser = QComboBox(self)
         self.chooser.setAccessibleName("Case to export")
@@ -34,9 +35,14 @@ class CaseExportDialog(ExportDialog):
         self.chooser.currentIndexChanged.connect(self.show_case)
         self.show_case(0)
 
+    def folder_name(self) -> str:
+        """The case's id and the start of its title, e.g. tc-1a2b3c4d-empty-step-1-is-refused."""
+        case = self.cases[self.shown][0]
+        return f"{case.id}-{case.title.lower()}"[:48]
+
     def show_case(self, index: int) -> None:
         case, steps = self.cases[index]
-        self.steps = steps
+        self.shown, self.steps = index, steps
         self.setWindowTitle(f"Export '{case.title}' as a Playwright test")
         self.title.setText(case.title)
         self.folder.setText("")

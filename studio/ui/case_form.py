@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -67,10 +68,11 @@ class _UndoKeysToForm(QObject):
     """Ctrl+Z in a text field undoes the form's last change, not only the field's own typing."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
-            if event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo):
-                event.ignore()
-                return True
+        undo_keys = (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
+                     and (event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo)))
+        if undo_keys:
+            event.ignore()
+            return True
         return False
 
 
@@ -157,16 +159,20 @@ class CaseForm(QWidget):
 
         form = QFormLayout()
         form.addRow("Title", self.title)
-        row = QHBoxLayout()
-        for label, widget in (("Suite", self.suite), ("Priority", self.priority), ("Status", self.status),
-                              ("Gap type", self.gap_type)):
-            row.addWidget(QLabel(label, self))
-            row.addWidget(widget, 1 if widget is self.suite else 0)
+        # Two by two, so the form fits a side panel a third of a laptop screen wide.
+        row = QGridLayout()
+        for place, (label, widget) in enumerate((("Suite", self.suite), ("Priority", self.priority),
+                                                 ("Status", self.status), ("Gap type", self.gap_type))):
+            row.addWidget(QLabel(label, self), place // 2, 2 * (place % 2))
+            row.addWidget(widget, place // 2, 2 * (place % 2) + 1)
+            widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            widget.setMinimumContentsLength(6)
+        row.setColumnStretch(1, 1)
+        row.setColumnStretch(3, 1)
         form.addRow(row)
-        tags_row = QHBoxLayout()
-        tags_row.addWidget(self.tags, 1)
-        tags_row.addWidget(self.origin)
-        form.addRow("Tags", tags_row)
+        form.addRow("Tags", self.tags)
+        self.origin.setStyleSheet("color:#6b7280;")
+        form.addRow(self.origin)  # its own row: beside the tags a side panel cut it off
 
         # Steps, the texts around them and the history share one tabbed area, so a dock of ~400 pixels still
         # shows eight or more steps at once.
@@ -198,7 +204,8 @@ class CaseForm(QWidget):
         history_page.addWidget(past)
         self.sections = QTabWidget(self)
         self.sections.addTab(steps_page, "Steps")
-        self.sections.addTab(texts_page, "Preconditions and expected results")
+        self.sections.addTab(texts_page, "Preconditions and results")
+        self.sections.setTabToolTip(1, "Preconditions and expected results")
         self.sections.addTab(history_page, "History")
         for signal in (self.steps_model.rowsInserted, self.steps_model.rowsRemoved, self.steps_model.modelReset):
             signal.connect(self._count_steps)
@@ -232,7 +239,7 @@ class CaseForm(QWidget):
         self.tags.setText(", ".join(shown.tags))
         self.preconditions.setPlainText("\n".join(shown.preconditions))
         self.expected.setPlainText("\n".join(shown.expected_results))
-        self.origin.setText(f"{case.origin} · version {case.version} · {case.id}")
+        self.origin.setText(f"Written by the {case.origin} · version {case.version} · id {case.id}")
         self.steps_model.set_steps(shown.steps)
         self._values = {name: self._get(name) for name in self.fields}
         self._loading = False

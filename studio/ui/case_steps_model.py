@@ -18,6 +18,7 @@ ACTIONS: tuple[str, ...] = get_args(StepAction)
 URL_ACTIONS = ("navigate", "expect_url")  # their Data / URL cell is the step's url
 
 Index = QModelIndex | QPersistentModelIndex
+ROOT = QModelIndex()  # the table's invisible root: its rows are the steps
 
 
 class Row:
@@ -87,10 +88,10 @@ class StepsModel(QAbstractTableModel):
 
     # -- Qt model ------------------------------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
+    def rowCount(self, parent: Index = ROOT) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
+    def columnCount(self, parent: Index = ROOT) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):

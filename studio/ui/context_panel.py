@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.playground_service import KIND_NAMES, PlaygroundService
+from studio.app.playground_service import JOB_NAMES, PlaygroundService
 from studio.models.context import JobRecord
 from studio.models.events import (
     EngineEvent,
@@ -27,14 +27,23 @@ from studio.models.events import (
     PreflightCompleted,
     PreflightProgress,
 )
-from studio.ui.context_tree import CASE_ROLE, KEY_ROLE, SCREENSHOT_ROLE, ConfidenceDelegate, fill_tree
+from studio.playground.outcomes import auth_words
+from studio.ui.context_tree import (
+    CASE_ROLE,
+    KEY_ROLE,
+    SCREENSHOT_ROLE,
+    ConfidenceDelegate,
+    WrappingDelegate,
+    fill_tree,
+)
 
 OPEN_BY_DEFAULT = {"entries", "changes", "gaps", "confidence"}
 OPEN_PREFIXES = ("change:", "gaps:")  # what the tester must act on is open from the start
 STATUS_COLORS = {"running": "#1d4ed8", "paused": "#b45309", "completed": "#15803d", "cancelled": "#4b5563",
-                 "failed": "#b91c1c", "budget_exhausted": "#b45309"}
+                 "failed": "#b91c1c", "budget_exhausted": "#b45309", "interrupted": "#b45309"}
 STATUS_WORDS = {"running": "Running", "paused": "Waiting for your answers", "completed": "Completed",
-                "cancelled": "Cancelled", "failed": "Failed", "budget_exhausted": "Budget used up"}
+                "cancelled": "Cancelled", "failed": "Failed", "budget_exhausted": "Budget used up",
+                "interrupted": "Waiting to be resumed"}
 
 
 class ContextPanel(QWidget):
@@ -66,6 +75,7 @@ class ContextPanel(QWidget):
         self.tree.setColumnCount(2)
         self.tree.setHeaderLabels(["Context", "Value"])
         self.tree.setAccessibleName("Context collection")
+        self.tree.setItemDelegateForColumn(0, WrappingDelegate(self.tree))
         self.tree.setItemDelegateForColumn(1, ConfidenceDelegate(self.tree))
         self.tree.setWordWrap(False)
         header = self.tree.header()
@@ -96,6 +106,8 @@ class ContextPanel(QWidget):
         # The labels get a little over half the width and the values (bars, URLs) the rest, however narrow the dock.
         super().resizeEvent(event)
         self.tree.setColumnWidth(0, max(150, int(self.tree.viewport().width() * 0.55)))
+        if event.size().width() != event.oldSize().width():
+            self.tree.doItemsLayout()  # wrapped sentences take new heights at the new width
 
     # -- the job --------------------------------------------------------------------------------------
 
@@ -117,7 +129,7 @@ class ContextPanel(QWidget):
         word = STATUS_WORDS.get(job.status, job.status) if not running else "Running"
         color = STATUS_COLORS.get("running" if running else job.status, "#111827")
         request = f" · “{job.request}”" if job.request else ""
-        self.status.setText(f"<b style='color:{color}'>{word}</b> · {KIND_NAMES.get(job.kind, job.kind)}{request}")
+        self.status.setText(f"<b style='color:{color}'>{word}</b> · {JOB_NAMES.get(job.kind, job.kind)}{request}")
         parts = [self.steps_text] if self.steps_text else []
         if job.message and not running:
             parts.append(job.message)
@@ -131,7 +143,8 @@ class ContextPanel(QWidget):
         expanded, scrolled = self._expanded_keys(), self.tree.verticalScrollBar().value()
         self.tree.setUpdatesEnabled(False)
         self.tree.clear()
-        fill_tree(self.tree, job.context, self.service.catalogs(job.id))
+        fill_tree(self.tree, job.context, self.service.catalogs(job.id), auth_words(job),
+                  self.service.case_titles(_impacted(job)))
         for item in self._items():
             key = item.data(0, KEY_ROLE)
             # A node opens by default when it first appears; after that the tester's choice is kept.
@@ -167,7 +180,7 @@ class ContextPanel(QWidget):
             self.item_progress.setText(f"{event.index}/{event.total} {event.message or f'{event.status} {event.item}'}"
                                        if event.index else event.message)
         elif isinstance(event, MainJobStarted):
-            self.item_progress.setText(f"{KIND_NAMES.get(event.kind, event.kind)}: writing…")
+            self.item_progress.setText(f"{JOB_NAMES.get(event.kind, event.kind)}: writing…")
         elif isinstance(event, MainJobCompleted):
             self.item_progress.setText("")  # the job's summary shows in the detail line
         elif isinstance(event, PreflightCompleted):
@@ -193,3 +206,7 @@ class ContextPanel(QWidget):
         screenshot = item.data(0, SCREENSHOT_ROLE)
         if screenshot is not None:
             self.screenshotActivated.emit(int(screenshot))
+
+
+def _impacted(job: JobRecord) -> list[str]:
+    return [case_id for change in job.context.detected_changes for case_id in change.impacted_testcase_ids or []]

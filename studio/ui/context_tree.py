@@ -1,11 +1,13 @@
 """The context_collection as tree nodes (seed 000's shape, section by section), with confidence bars drawn by a
-delegate and highlighted sections for what the tester must act on (changes, gaps)."""
+delegate, highlighted sections for what the tester must act on (changes, gaps), and long sentences (gaps, blockers,
+notes) wrapped across the tree's width instead of cut off."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter
 from PySide6.QtWidgets import (
     QStyle,
@@ -22,6 +24,7 @@ KEY_ROLE = Qt.ItemDataRole.UserRole
 BAR_ROLE = Qt.ItemDataRole.UserRole + 1  # a confidence 0..1 drawn as a bar in column 1
 CASE_ROLE = Qt.ItemDataRole.UserRole + 2  # an impacted test case id
 SCREENSHOT_ROLE = Qt.ItemDataRole.UserRole + 3  # a screenshot id in the project
+WRAP_ROLE = Qt.ItemDataRole.UserRole + 4  # a sentence spanning both columns, wrapped to the tree's width
 
 AMBER = QColor("#fde68a")
 AMBER_LIGHT = QColor("#fef3c7")
@@ -62,6 +65,51 @@ class ConfidenceDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+class WrappingDelegate(QStyledItemDelegate):
+    """Column 0: a row marked WRAP_ROLE spans the tree's width and wraps its sentence over as many lines as it
+    needs (Qt's tree does not wrap on its own); other rows are drawn as usual."""
+
+    MARGIN = 4
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self.tree = tree
+
+    def text_width(self, index: QModelIndex | QPersistentModelIndex) -> int:
+        depth, parent = 0, index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        indent = self.tree.indentation() * (depth + (1 if self.tree.rootIsDecorated() else 0))
+        return max(80, self.tree.viewport().width() - indent - 2 * self.MARGIN)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        if not index.data(WRAP_ROLE):
+            return super().sizeHint(option, index)
+        width = self.text_width(index)
+        flags = int(Qt.TextFlag.TextWordWrap)
+        height = option.fontMetrics.boundingRect(QRect(0, 0, width, 100_000), flags, str(index.data())).height()
+        return QSize(width, max(height + 2 * self.MARGIN, super().sizeHint(option, index).height()))
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        if not index.data(WRAP_ROLE):
+            super().paint(painter, option, index)
+            return
+        item = QStyleOptionViewItem(option)
+        self.initStyleOption(item, index)
+        text, item.text = item.text, ""
+        style = item.widget.style() if item.widget is not None else self.tree.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, item, painter, item.widget)  # background, selection
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        foreground = index.data(Qt.ItemDataRole.ForegroundRole)
+        painter.save()
+        painter.setPen(option.palette.highlightedText().color() if selected else
+                       foreground.color() if isinstance(foreground, QBrush) else option.palette.text().color())
+        box = option.rect.adjusted(self.MARGIN, self.MARGIN, -self.MARGIN, -self.MARGIN)
+        painter.drawText(box, int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop),
+                         text)
+        painter.restore()
+
+
 def _bar_color(value: float) -> QColor:
     if value >= 0.8:
         return QColor("#16a34a")
@@ -83,23 +131,33 @@ def node(parent: QTreeWidget | QTreeWidgetItem, text: str, detail: str = "", key
     return item
 
 
+def sentence(parent: QTreeWidgetItem, text: str, key: str | None = None) -> QTreeWidgetItem:
+    """A sentence that reads whole: both columns wide, wrapped (see WrappingDelegate)."""
+    item = node(parent, text, key=key, tooltip=text)
+    item.setFirstColumnSpanned(True)
+    item.setData(0, WRAP_ROLE, True)
+    return item
+
+
 def paint(item: QTreeWidgetItem, color: QColor) -> None:
     for column in (0, 1):
         item.setBackground(column, QBrush(color))
 
 
-def fill_tree(tree: QTreeWidget, context: ContextCollection, catalogs: list[PageCatalog]) -> None:
-    """Add every section of `context` as top-level nodes of `tree` (which the caller cleared), in reading order."""
+def fill_tree(tree: QTreeWidget, context: ContextCollection, catalogs: list[PageCatalog], auth: str = "",
+              case_titles: Mapping[str, str] | None = None) -> None:
+    """Add every section of `context` as top-level nodes of `tree` (which the caller cleared), in reading order.
+    `auth`: the auth state in words (signed in as whom, or why not); `case_titles`: impacted cases by id."""
     node(tree, "Base URL", context.resolved_base_url or "not resolved yet", key="base",
          tooltip=context.resolved_base_url or None)
     confidence = node(tree, "Confidence", key="confidence")
     for label, value in (("Base URL", context.confidence.base_url), ("Entry points", context.confidence.entry_points),
                          ("Coverage", context.confidence.coverage)):
         node(confidence, label, key=f"confidence:{label}", bar=value)
-    _auth(tree, context)
+    _auth(tree, context, auth)
     _environment(tree, context)
-    # What the tester acts on (the seed's edit and create priorities) comes before what the preflight mapped.
-    _changes(tree, context)
+    # What the tester acts on (cases to update, then cases to write) comes before what the preflight mapped.
+    _changes(tree, context, case_titles or {})
     _gaps(tree, context)
     entries = node(tree, f"Entry points ({len(context.candidate_entry_points)})", key="entries")
     for point in context.candidate_entry_points:
@@ -117,16 +175,18 @@ def fill_tree(tree: QTreeWidget, context: ContextCollection, catalogs: list[Page
     _evidence(tree, context, catalogs)
 
 
-def _auth(tree: QTreeWidget, context: ContextCollection) -> None:
+def _auth(tree: QTreeWidget, context: ContextCollection, words: str) -> None:
     auth = context.auth_state
-    blocked = f" · {len(auth.blockers)} blocker(s)" if auth.blockers else ""
-    item = node(tree, "Auth state", ("login required" if auth.requires_login else "no login seen") + blocked,
-                key="auth")
-    for blocker in auth.blockers:
-        child = node(item, "Blocker", blocker, tooltip=blocker)
-        child.setForeground(1, QBrush(RED_TEXT))
+    if not words:
+        blocked = f" · {len(auth.blockers)} blocker{'s' if len(auth.blockers) != 1 else ''}" if auth.blockers else ""
+        words = ("login required" if auth.requires_login else "no login seen") + blocked
+    item = node(tree, "Auth state", words, key="auth", tooltip=words)
+    item.setToolTip(1, words)
+    for number, blocker in enumerate(auth.blockers):
+        child = sentence(item, f"Blocker: {blocker}", key=f"auth:blocker:{number}")
+        child.setForeground(0, QBrush(RED_TEXT))
     if auth.hints:
-        node(item, "Hints", auth.hints, tooltip=auth.hints)
+        sentence(item, f"How to sign in: {auth.hints}", key="auth:hints")
 
 
 def _environment(tree: QTreeWidget, context: ContextCollection) -> None:
@@ -148,9 +208,10 @@ def _ui_map(tree: QTreeWidget, context: ContextCollection) -> None:
         node(pages, f"{page.name} — {page.url or '?'}", page.how_to_reach)
 
 
-def _changes(tree: QTreeWidget, context: ContextCollection) -> None:
+def _changes(tree: QTreeWidget, context: ContextCollection, titles: Mapping[str, str]) -> None:
     changes = context.detected_changes
-    section = node(tree, f"Detected changes ({len(changes)})", "edit priority" if changes else "none", key="changes")
+    section = node(tree, f"Detected changes ({len(changes)})", "cases to update first" if changes else "none",
+                   key="changes")
     if changes:
         paint(section, AMBER)
     for number, change in enumerate(changes):
@@ -159,8 +220,9 @@ def _changes(tree: QTreeWidget, context: ContextCollection) -> None:
         item.setToolTip(1, change.evidence)
         paint(item, AMBER_LIGHT)
         for case_id in change.impacted_testcase_ids or []:
-            child = node(item, f"Impacted case {case_id}", "double-click to open",
-                         tooltip=f"Open {case_id} in the Test Cases editor")
+            title = titles.get(case_id)
+            child = node(item, f"Impacted: {title}" if title else f"Impacted case {case_id}", "double-click to open",
+                         tooltip=f"Open {title or case_id} ({case_id}) in the Test Cases editor")
             child.setData(0, CASE_ROLE, case_id)
 
 
@@ -169,15 +231,14 @@ def _gaps(tree: QTreeWidget, context: ContextCollection) -> None:
     for gap in context.coverage_gaps:
         groups[gap.gap_type].append(gap.suggestion)
     section = node(tree, f"Coverage gaps ({len(context.coverage_gaps)})",
-                   "create priority" if groups else "none", key="gaps")
+                   "cases to write first" if groups else "none", key="gaps")
     if groups:
         paint(section, GAP)
     for gap_type, suggestions in groups.items():
         group = node(section, f"{gap_type.replace('_', ' ')} ({len(suggestions)})", key=f"gaps:{gap_type}")
         paint(group, GAP_LIGHT)
         for suggestion in suggestions:
-            child = node(group, suggestion, tooltip=suggestion)
-            child.setFirstColumnSpanned(True)
+            sentence(group, suggestion)
 
 
 def _questions(tree: QTreeWidget, context: ContextCollection) -> None:
@@ -198,8 +259,7 @@ def _evidence(tree: QTreeWidget, context: ContextCollection, catalogs: list[Page
         node(urls, url)
     notes = node(section, f"Notes ({len(evidence.notes)})", key="evidence:notes")
     for note in evidence.notes:
-        child = node(notes, note, tooltip=note)
-        child.setFirstColumnSpanned(True)
+        sentence(notes, note)
     shots = [catalog for catalog in catalogs if catalog.screenshot_id is not None]
     pages = node(section, f"Screenshots ({len(shots)})", key="evidence:shots")
     for catalog in shots:

@@ -1,24 +1,16 @@
 """The Events dock: console, network, navigation, progress, job (seed 000's preflight and main-job events) and
-session events, live and filterable."""
+session events, live and filterable, with older events paged back in from the project file."""
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+from bisect import bisect_left
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-    QTimer,
-)
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QPushButton,
     QTableView,
@@ -26,197 +18,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.models.events import (
-    ConsoleEvent,
-    EngineEvent,
-    ItemProgress,
-    MainJobCompleted,
-    MainJobStarted,
-    NavigationEvent,
-    NetworkEvent,
-    NoticeEvent,
-    PageErrorEvent,
-    PreflightCompleted,
-    PreflightProgress,
-    PreflightQuestion,
-    PreflightStarted,
-    ProgressEvent,
-    ScreenshotEvent,
-    SessionEnded,
-    SessionStarted,
-)
+from studio.app.project_service import ProjectService
+from studio.models.events import EngineEvent
+from studio.ui.event_rows import CATEGORIES, COLUMNS, EventRow, job_row, row_for
+from studio.ui.events_model import MAX_ROWS, PAGE_ROWS, EventsFilter, EventsModel
 
-CATEGORIES = ("console", "network", "navigation", "progress", "job", "session")
-MAX_ROWS = 20_000
-COLUMNS = ("Time", "Kind", "Level", "Message")
+__all__ = ["CATEGORIES", "COLUMNS", "MAX_ROWS", "EventRow", "EventsFilter", "EventsModel", "EventsPanel", "job_row",
+           "row_for"]
 
-
-@dataclass(frozen=True, slots=True)
-class EventRow:
-    """One line of the Events table."""
-
-    at: float
-    category: str
-    level: str
-    message: str
-    is_error: bool
-    is_warning: bool
-
-
-def row_for(event: EngineEvent) -> EventRow | None:
-    """How an engine event reads in the table; None for events the dock does not show."""
-    if isinstance(event, ConsoleEvent):
-        where = f"  ({event.url}:{event.line})" if event.url else ""
-        return EventRow(event.at, "console", event.level, event.text + where, event.level == "error", event.level == "warning")
-    if isinstance(event, PageErrorEvent):
-        return EventRow(event.at, "console", "pageerror", event.message, True, False)
-    if isinstance(event, NetworkEvent):
-        level = str(event.status) if event.status is not None else "failed"
-        detail = f"  — {event.failure}" if event.failure else ""
-        return EventRow(event.at, "network", level, f"{event.method} {event.url}{detail}", event.failed, False)
-    if isinstance(event, NavigationEvent):
-        return EventRow(event.at, "navigation", "", event.url, False, False)
-    if isinstance(event, ProgressEvent):
-        return EventRow(event.at, "progress", f"{event.step}/{event.total}", event.message, False, False)
-    if isinstance(event, NoticeEvent):
-        return EventRow(event.at, "progress", event.level, event.message, event.level == "error", event.level == "warning")
-    if isinstance(event, ScreenshotEvent):
-        return EventRow(event.at, "session", "screenshot", f"{event.label}  ({event.url})", False, False)
-    if isinstance(event, SessionStarted):
-        return EventRow(event.at, "session", "started",
-                        f"{event.browser_version}, {'headless' if event.headless else 'headed'}, "
-                        f"{event.viewport[0]}×{event.viewport[1]}", False, False)
-    if isinstance(event, SessionEnded):
-        return EventRow(event.at, "session", event.reason, event.message, event.reason != "closed", False)
-    return job_row(event)
-
-
-def job_row(event: EngineEvent) -> EventRow | None:
-    """Seed 000's job events, under their own names, as a tester reads them."""
-    row = None
-    if isinstance(event, PreflightStarted):
-        row = f"{event.request or 'a preflight'}" + (f" on {event.url}" if event.url else ""), False, False
-    elif isinstance(event, PreflightProgress):
-        row = f"[{event.objective}] {event.message}  (step {event.step} of at most {event.max_steps})", False, False
-    elif isinstance(event, PreflightQuestion):
-        row = "asks: " + " · ".join(q.question for q in event.questions), False, True
-    elif isinstance(event, PreflightCompleted):
-        shown = ", ".join(f"{k} {v:.2f}" for k, v in event.confidence.model_dump().items())
-        row = f"{event.steps} browser steps; confidence {shown}", False, False
-    elif isinstance(event, MainJobStarted):
-        row = f"{event.kind}" + (f": {event.total_items} item(s)" if event.total_items else ""), False, False
-    elif isinstance(event, ItemProgress):
-        row = f"{event.index}/{event.total} {event.status}: {event.message or event.item}", False, False
-    elif isinstance(event, MainJobCompleted):
-        row = f"{event.kind} {event.status}: {event.summary.summary}", event.status == "failed", \
-            event.status in ("cancelled", "budget_exhausted")
-    if row is None:
-        return None
-    message, is_error, is_warning = row
-    return EventRow(event.at, "job", event.type, message, is_error, is_warning)
-
-
-class EventsModel(QAbstractTableModel):
-    """Rows of events; new rows are batched and inserted at most 10 times a second."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[EventRow] = []
-        self._pending: list[EventRow] = []
-        self._flush = QTimer(self, singleShot=True, interval=100)
-        self._flush.timeout.connect(self.flush)
-
-    def add(self, event: EngineEvent) -> None:
-        row = row_for(event)
-        if row is not None:
-            self._pending.append(row)
-            if not self._flush.isActive():
-                self._flush.start()
-
-    def flush(self) -> None:
-        if not self._pending:
-            return
-        pending, self._pending = self._pending, []
-        overflow = len(self.rows) + len(pending) - MAX_ROWS
-        if overflow > 0:
-            drop = min(overflow, len(self.rows))
-            self.beginRemoveRows(QModelIndex(), 0, drop - 1)
-            del self.rows[:drop]
-            self.endRemoveRows()
-            pending = pending[-MAX_ROWS:]
-        first = len(self.rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(pending) - 1)
-        self.rows.extend(pending)
-        self.endInsertRows()
-
-    def clear(self) -> None:
-        self.beginResetModel()
-        self.rows.clear()
-        self._pending.clear()
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
-            return None
-        row = self.rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            column = index.column()
-            if column == 0:
-                return time.strftime("%H:%M:%S", time.localtime(row.at / 1000)) + f".{int(row.at % 1000):03d}"
-            return (None, row.category, row.level, row.message)[column]
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 3:
-            return row.message
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if row.is_error:
-                return QColor("#d9534f")
-            if row.is_warning:
-                return QColor("#c98a00")
-        return None
-
-
-class EventsFilter(QSortFilterProxyModel):
-    """Shows the chosen categories, optionally errors only, matching a text filter."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.categories = set(CATEGORIES)
-        self.errors_only = False
-        self.text = ""
-
-    def update(self, categories: set[str], errors_only: bool, text: str) -> None:
-        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9; invalidateRowsFilter() is deprecated there
-            self.beginFilterChange()
-            self.categories, self.errors_only, self.text = categories, errors_only, text.lower()
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            self.categories, self.errors_only, self.text = categories, errors_only, text.lower()
-            self.invalidateRowsFilter()
-
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        source = self.sourceModel()
-        if not isinstance(source, EventsModel):  # the panel only ever filters its EventsModel
-            return super().filterAcceptsRow(source_row, source_parent)
-        row = source.rows[source_row]
-        if row.category not in self.categories or (self.errors_only and not row.is_error):
-            return False
-        return not self.text or self.text in row.message.lower() or self.text in row.level.lower()
+# Up to this many rows a keystroke filters at once (a few ms); above it, typing waits for a pause of FILTER_PAUSE_MS.
+FILTER_AT_ONCE_ROWS = 2_000
+FILTER_PAUSE_MS = 150
 
 
 class EventsPanel(QWidget):
-    """The dock's content: category toggles, an errors-only switch, a text filter, Clear, and the table."""
+    """The dock's content: source toggles, an errors-only switch, a text filter, Clear, the table, and a line that
+    says how many events the window leaves out, with Load older events and Show newest."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, project: ProjectService | None = None) -> None:
         super().__init__(parent)
         self.model = EventsModel(self)
         self.proxy = EventsFilter(self)
@@ -235,37 +54,126 @@ class EventsPanel(QWidget):
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Filter events…")
         self.search.setClearButtonEnabled(True)
-        self.search.textChanged.connect(self._refilter)
+        self.search.setMinimumWidth(120)
+        self.search.textChanged.connect(self._text_changed)
+        self._pause = QTimer(self, singleShot=True, interval=FILTER_PAUSE_MS)
+        self._pause.timeout.connect(self._refilter)
         bar.addWidget(self.search, 1)
+        # What the list leaves out, and the way to it, on the same line: a short dock keeps its rows for the table.
+        self.window_label = QLabel(self)
+        bar.addWidget(self.window_label)
+        self.load_older_button = QPushButton("Load older events", self)
+        self.load_older_button.setToolTip(f"Bring back the {PAGE_ROWS:,} events before the first one shown "
+                                          "(scrolling to the top does the same)")
+        self.load_older_button.clicked.connect(self.load_older)
+        bar.addWidget(self.load_older_button)
+        self.newest_button = QPushButton("Show newest", self)
+        self.newest_button.setToolTip("Go back to the newest events and follow new ones again")
+        self.newest_button.clicked.connect(self.show_newest)
+        bar.addWidget(self.newest_button)
         clear = QPushButton("Clear", self)
-        clear.setToolTip("Clear the list (the project file keeps everything)")
+        clear.setToolTip("Clear the list (the project file keeps everything: Load older events brings it back)")
         clear.clicked.connect(self.model.clear)
         bar.addWidget(clear)
-        self.table = QTableView(self)
-        self.table.setModel(self.proxy)
-        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(20)
-        self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((0, 96), (1, 90), (2, 80)):
-            self.table.setColumnWidth(column, width)
+        self.table = self._table()
+        self.model.windowChanged.connect(self._describe_window)
         self.model.rowsInserted.connect(self._follow)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
         layout.addWidget(self.table)
+        self._describe_window()
+        if project is not None:
+            self.follow_project(project)
+
+    def _table(self) -> QTableView:
+        table = QTableView(self)
+        table.setModel(self.proxy)
+        table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        table.verticalHeader().setVisible(False)
+        table.verticalHeader().setDefaultSectionSize(20)
+        table.setWordWrap(False)
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        for column, width in enumerate((96, 86, 110, 72)):
+            table.setColumnWidth(column, width)
+        table.verticalScrollBar().actionTriggered.connect(self._scrolled_by_tester)
+        return table
+
+    def follow_project(self, project: ProjectService) -> None:
+        """Page older events in from `project`'s open file (and count them when another file opens)."""
+        self.model.timeline = lambda: project.project.timeline if project.project is not None else None
+        project.projectChanged.connect(lambda _path: self.model.count_older())
+        self.model.count_older()
 
     def add(self, event: EngineEvent) -> None:
         self.model.add(event)
 
+    def load_older(self) -> int:
+        """Page older events in above the first shown, keeping the rows in view where they are."""
+        scroll = self.table.verticalScrollBar()
+        position, first = scroll.value(), self.proxy.shown[0] if self.proxy.shown else None
+        count = self.model.load_older()
+        if count and first is not None:
+            self.table.updateGeometries()  # the scroll range follows the rows now, not at the next layout
+            # Rows keep their serial numbers: the rows that came are those now shown before the former first.
+            scroll.setValue(position + bisect_left(self.proxy.shown, first))
+        return count
+
+    def show_newest(self) -> None:
+        self.model.show_newest()
+        self.table.scrollToBottom()
+
+    def _scrolled_by_tester(self, _action: int) -> None:
+        # The action comes before the move: look once it is done.
+        QTimer.singleShot(0, self.table, self._load_at_top)
+
+    def _load_at_top(self) -> None:
+        scroll = self.table.verticalScrollBar()
+        if scroll.value() == scroll.minimum() and self.model.older > 0:
+            self.load_older()
+
+    def _text_changed(self) -> None:
+        if self.model.rowCount() <= FILTER_AT_ONCE_ROWS:
+            self._refilter()
+        else:
+            self._pause.start()  # restarts: one filter when typing pauses
+
     def _refilter(self) -> None:
+        self._pause.stop()
+        scroll = self.table.verticalScrollBar()
+        at_bottom = scroll.value() >= scroll.maximum() - 2
         chosen = {name for name, box in self.toggles.items() if box.isChecked()}
         self.proxy.update(chosen, self.errors_only.isChecked(), self.search.text())
+        if at_bottom:
+            self.table.scrollToBottom()
+
+    def _describe_window(self) -> None:
+        model = self.model
+        short, sentences = [], []
+        if model.older:
+            short.append(f"{model.older:,} older not shown")
+            sentences.append(f"{model.older:,} older event{'s' if model.older != 1 else ''} are not shown; the "
+                             "project file keeps them (Load older events, or scroll to the top).")
+        if model.newer:
+            short.append(f"{model.newer:,} newer waiting")
+            sentences.append(f"{model.newer:,} newer event{'s' if model.newer != 1 else ''} wait while you read "
+                             "older ones (Show newest).")
+        sentences.append(f"The list holds {model.max_rows:,} events at most; the project file keeps them all.")
+        self.window_label.setText(" · ".join(short))
+        self.window_label.setToolTip("\n".join(sentences))
+        self.window_label.setVisible(bool(short))
+        self.load_older_button.setVisible(model.older > 0)
+        self.newest_button.setVisible(model.holding)
 
     def _follow(self) -> None:
+        if self.model.holding:
+            return  # the tester reads older events: new ones must not pull the view away
         scroll = self.table.verticalScrollBar()
         if scroll.value() >= scroll.maximum() - 40:
             # The table is the timer's context: if the panel is gone by then, Qt drops the call.
-            QTimer.singleShot(0, self.table, self.table.scrollToBottom)
+            QTimer.singleShot(0, self.table, self._to_newest)
+
+    def _to_newest(self) -> None:
+        if not self.model.holding:  # the tester may have started reading older events meanwhile
+            self.table.scrollToBottom()

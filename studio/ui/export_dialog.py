@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QTimer, Signal
@@ -23,6 +24,14 @@ from studio import export as exporter  # its writers load when the dialog first 
 from studio.export.errors import ExportError
 from studio.models.recording import RecordedStep
 from studio.ui.code_view import CodeView
+
+
+def safe_folder_name(text: str, limit: int = 60) -> str:
+    """`text` as a folder name every system accepts: letters, digits, dot, dash and underscore only."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", text)
+    name = re.sub(r"-{2,}", "-", name)[:limit].strip("-.")
+    return name or "test"
+
 
 LANGUAGES: tuple[tuple[str, exporter.Language], ...] = (
     ("Python (pytest-playwright)", "python"), ("TypeScript (@playwright/test)", "typescript"))
@@ -88,8 +97,12 @@ class ExportDialog(QDialog):
     def lang(self) -> exporter.Language:
         return self.language.currentData()  # one of LANGUAGES' codes
 
+    def folder_name(self) -> str:
+        """The default folder's name, before its language (a session's id; a case export names its case)."""
+        return self.steps[0].session_id if self.steps else "session"
+
     def _language_changed(self) -> None:
-        default = str(self.base_folder / f"{self.steps[0].session_id if self.steps else 'session'}-{self.lang}")
+        default = str(self.base_folder / safe_folder_name(f"{self.folder_name()}-{self.lang}"))
         if self.folder.text() in ("", self._default_folder):
             self.folder.setText(default)
         self._default_folder = default

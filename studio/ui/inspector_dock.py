@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
-    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 from studio.app.race_entries import Inspection, RaceEntry, StackPosition
 from studio.app.race_service import RaceService
 from studio.models.race import ElementInfo
+from studio.ui.list_pages import ListPages
 from studio.ui.live_view import Highlight, LiveView
 from studio.ui.observations_dock import TARGET, describe_element, fact_sentence, monospace
 
@@ -116,16 +116,14 @@ class InspectorPanel(QWidget):
         self.descendants = self._element_list("Descendants")
         self.facts = QListWidget(self)
         self.facts.setWordWrap(True)
-        # One list at a time: the facts first, as they are what stands between a test and a click.
-        self.lists = QTabWidget(self)
+        # One list at a time: the facts first, as they are what stands between a test and a click. Their titles
+        # wrap onto two rows in a narrow dock rather than being cut short or hidden behind scroll arrows.
+        self.lists = ListPages(self)
         self.lists.addTab(self.facts, "Facts")
         self.lists.addTab(self.ancestors, "Ancestors")
         self.lists.addTab(self.siblings, "Siblings")
         self.lists.addTab(self.descendants, "Descendants")
-        self.lists.setMinimumHeight(140)
-        # Four tabs in a narrow dock: shorten a label rather than hide a tab behind scroll arrows.
-        self.lists.setUsesScrollButtons(False)
-        self.lists.setElideMode(Qt.TextElideMode.ElideMiddle)
+        self.lists.setMinimumHeight(160)
         self._requested: str | None = None  # the ref a click in a list asked to inspect, until it is shown
         self._picked_while_picking = False  # Alt+click picked it: pick mode went on
 
@@ -273,6 +271,7 @@ class InspectorPanel(QWidget):
     def _show_facts(self, sentences: list[str]) -> None:
         self.facts.clear()
         self.facts.addItems(sentences or ["No facts reported."])
+        self.lists.setTabText(0, f"Facts ({len(sentences)})")
 
     def _enable(self, on: bool) -> None:
         self.observe_button.setEnabled(on)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 from studio.app.studio_app import StudioServices
 from studio.browser.errors import BrowserError, SessionClosedError
 from studio.settings import load_settings
-from studio.ui.main_window import StudioWindow
+from studio.ui.main_window import StudioWindow, build_window
 from studio.ui.theme import apply_theme
 
 log = logging.getLogger(__name__)
@@ -65,8 +65,7 @@ class Studio:
         settings.allow_file_urls = allow_file_urls  # for this run only; never saved
         self.services = StudioServices(settings)
         services = self.services
-        self.window = StudioWindow(services.browser, services.project, services.settings, services.race,
-                                   services.playground, services.cases)
+        self.window = build_window(services)
         # Resolved when the window closes; the front end then shuts the services down.
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.window.closed = self.closed
@@ -107,6 +106,19 @@ def save_window_png(studio: Studio, path: Path) -> None:
         raise OSError(f"Qt could not write {path}")
 
 
+def arrange_window(window: StudioWindow, workspace: str | None, size: tuple[int, int] | None) -> str | None:
+    """Show `workspace` at `size`; a sentence naming the valid workspaces when there is no such one."""
+    if workspace is not None:
+        found = window.workspaces.find(workspace)
+        if found is None:
+            names = ", ".join(window.workspaces.names())
+            return f"error: there is no workspace called {workspace!r}. The workspaces are: {names}."
+        window.workspaces.switch(found.name)
+    if size is not None:
+        window.resize(*size)
+    return None
+
+
 def _report_first_frame_once(view):
     def report() -> None:
         view.framePainted.disconnect(report)
@@ -116,8 +128,10 @@ def _report_first_frame_once(view):
 
 
 def run_gui(project: Path | None = None, url: str | None = None, screenshot: Path | None = None,
-            headed: bool = False, storage_state: Path | None = None, allow_file_urls: bool = False) -> int:
-    """`studio gui`: the window, optionally on a project and URL; with `screenshot`, capture it and exit."""
+            headed: bool = False, storage_state: Path | None = None, allow_file_urls: bool = False,
+            workspace: str | None = None, size: tuple[int, int] | None = None) -> int:
+    """`studio gui`: the window, optionally on a project and URL, in a workspace and at a size; with `screenshot`,
+    capture it once the page's first frames are painted, and exit."""
     problem = _display_problem(offscreen_ok=screenshot is not None)
     if problem:
         print(problem, file=sys.stderr)
@@ -126,6 +140,12 @@ def run_gui(project: Path | None = None, url: str | None = None, screenshot: Pat
     async def main() -> int:
         studio = Studio(allow_file_urls)
         window, services = studio.window, studio.services
+        problem = arrange_window(window, workspace, size)
+        if problem:
+            print(problem, file=sys.stderr)
+            window.close()
+            await studio.shutdown()
+            return 2
         if project is not None:
             if not services.project.open_or_create(project):
                 print(window.message_bar.label.text(), file=sys.stderr)
@@ -161,6 +181,10 @@ def run_gui(project: Path | None = None, url: str | None = None, screenshot: Pat
                 services.browser.start_session(options, url)
         if screenshot is not None:
             await asyncio.sleep(0.1)  # let docks and the status bar lay out once before grabbing
+            if size is not None and window.size().toTuple() != size:
+                print(f"The window could not be made {size[0]}x{size[1]} (it is {window.width()}x{window.height()}"
+                      "); the screenshot has its real size.", file=sys.stderr)
+                code = code or 1
             save_window_png(studio, screenshot)
             print(f"Saved {screenshot}", file=sys.stderr)
             window.close()

@@ -96,6 +96,10 @@ class LiveView(QWidget):
             return None
         return fit_frame(frame.viewport_width, frame.viewport_height, self.width(), self.height())
 
+    def page_rect(self, viewport: tuple[int, int] = (1280, 720)) -> FrameRect:
+        """Where the page is painted: the newest frame's rectangle, or where a `viewport`-sized page would go."""
+        return self.frame_rect() or fit_frame(*viewport, self.width(), self.height())
+
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor("#1e1f22"))

@@ -24,17 +24,20 @@ from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
 from studio.app.race_service import RaceService
 from studio.app.settings_service import SettingsService
+from studio.app.studio_app import StudioServices
 from studio.browser.urls import normalize_url
 from studio.settings import StudioSettings
 from studio.ui.dialogs import ScreenshotViewer, SettingsDialog
 from studio.ui.docks import DockHost
 from studio.ui.events_dock import EventsPanel
+from studio.ui.live_page_window import LivePagePlacement
 from studio.ui.live_view import LiveView
 from studio.ui.message_bar import MessageBar
 from studio.ui.playground_front import PlaygroundFront
 from studio.ui.project_tree import ProjectTree
 from studio.ui.race_front import RaceFront
 from studio.ui.url_bar import UrlBar
+from studio.ui.workspaces import EXPLORE, PLAYGROUND, Workspaces
 
 PROJECT_FILTER = "Preflight Studio projects (*.studio)"
 
@@ -73,17 +76,23 @@ class StudioWindow(QMainWindow):
 
         self._build_menus()
         self.docks = DockHost(self, self.view_menu)
+        # View › Workspace and the live page's place come first in the View menu, the dock toggles after them.
+        self.live_page = LivePagePlacement(self, self.live_view, layout, self.view_menu)
+        self.workspaces = Workspaces(self, self.docks, settings, self.live_page, self.view_menu)
+        self.view_menu.addSeparator()
+        self.workspaces.register(EXPLORE)
         self.project_tree = ProjectTree(project, self)
         self.project_tree.screenshotActivated.connect(self.show_screenshot)
         self.docks.add("project", "Project", self.project_tree, Qt.DockWidgetArea.LeftDockWidgetArea, "Ctrl+1")
-        self.events = EventsPanel(self)
+        self.events = EventsPanel(self, project)  # pages older events back in from the project file
         self.docks.add("events", "Events", self.events, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+2")
-        self.resizeDocks([self.docks["project"]], [300], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["events"]], [230], Qt.Orientation.Vertical)
         self.race_front: RaceFront | None = RaceFront(self, race) if race is not None else None
         self.playground: PlaygroundFront | None = None
         if playground is not None and cases is not None:
             self.playground = PlaygroundFront(self, playground, cases)
+            self.workspaces.register(PLAYGROUND)
+        self.workspaces.add_switcher(self.url_bar)
+        self.workspaces.start()  # the last session's workspace, with its layout
 
         self.session_label = QLabel("No browser session", self)
         self.fps_label = QLabel("", self)
@@ -303,6 +312,8 @@ class StudioWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # The launcher awaits `closed`, then shuts the browser down before the event loop ends.
+        self.live_page.show_in_window()
+        self.workspaces.save()
         self.settings_service.save()
         if self.closed is not None and not self.closed.done():
             self.closed.set_result(None)
@@ -311,3 +322,9 @@ class StudioWindow(QMainWindow):
 
 def _with_suffix(path: str) -> str:
     return path if path.endswith(".studio") else path + ".studio"
+
+
+def build_window(services: StudioServices) -> StudioWindow:
+    """The window as `studio gui` builds it: every capability's docks and workspace on the services."""
+    return StudioWindow(services.browser, services.project, services.settings, services.race, services.playground,
+                        services.cases)

@@ -143,14 +143,18 @@ def highlight_requests(entry: RaceEntry) -> tuple[list[tuple[str, QColor, str]],
 
 
 def outcome_text(entry: RaceEntry) -> str:
-    count = len(entry.observations)
+    facts = _facts(len(entry.observations))
     if entry.by_tester:
-        return f"by you · {count} fact{'s' if count != 1 else ''} before"
+        return f"by you · {facts} before"
     if entry.acted is None:
-        return f"observed · {len(entry.observations)} facts"
+        return f"observed · {facts}"
     if entry.acted:
         return "acted"
-    return f"not acted · {len(entry.observations)} facts"
+    return f"not acted · {facts}"
+
+
+def _facts(count: int) -> str:
+    return f"{count} fact{'s' if count != 1 else ''}"
 
 
 def locator_text(entry: RaceEntry) -> str:
@@ -181,8 +185,9 @@ class ObservationsPanel(QWidget):
         self.entries.setAlternatingRowColors(True)
         self.entries.setAccessibleName("Observations")
         header = self.entries.header()
-        for column, width in ((0, 70), (1, 64), (2, 52), (3, 120)):
-            self.entries.setColumnWidth(column, width)
+        # The short columns take the width of what they hold; only the locator is shortened (… and a tooltip).
+        for column in range(4):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.entries.currentItemChanged.connect(self._selected)
 
@@ -234,7 +239,8 @@ class ObservationsPanel(QWidget):
         clock = time.strftime("%H:%M:%S", time.localtime(entry.at / 1000))
         item = QTreeWidgetItem([clock, entry.action, entry.ref, outcome_text(entry), locator_text(entry)])
         item.setData(0, ENTRY_ROLE, entry)
-        item.setToolTip(4, item.text(4))
+        for column in range(len(COLUMNS)):
+            item.setToolTip(column, item.text(column))
         if entry.acted is False or (entry.by_tester and entry.observations):
             item.setForeground(3, BLOCKER)
         self.entries.insertTopLevelItem(0, item)
@@ -250,6 +256,7 @@ class ObservationsPanel(QWidget):
                 item.setToolTip(4, item.text(4))
                 if item is self.entries.currentItem():
                     self.locator.setText(locator_text(entry))
+                    self.locator.setToolTip(self.locator.text())
                     self.locator.setCursorPosition(0)
                 return
 
@@ -263,6 +270,7 @@ class ObservationsPanel(QWidget):
             return
         self.summary.setText(self._summary(entry))
         self.locator.setText(locator_text(entry))
+        self.locator.setToolTip(self.locator.text())
         self.locator.setCursorPosition(0)
         sentences = [fact_sentence(fact) for fact in entry.observations]
         self.facts.addItems(sentences or ["Nothing stood in the way: no facts to report."])
@@ -276,7 +284,7 @@ class ObservationsPanel(QWidget):
                      else "nothing stood in the way")
             return f"<b>your {html.escape(entry.action)} on {html.escape(entry.ref)}</b> in the live view — {facts}"
         if entry.acted is None:
-            result = f"{count} facts about the element now"
+            result = f"{_facts(count)} about the element now"
         elif entry.acted:
             result = "done: nothing stood in the way"
         else:

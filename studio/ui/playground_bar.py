@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QLineEdit, QProgressBar, QToolBar, QWidget
 
-from studio.app.playground_service import KIND_NAMES, PlaygroundService
+from studio.app.playground_service import JOB_NAMES, PlaygroundService
 from studio.models.context import JobKind, JobRecord
 from studio.models.events import (
     EngineEvent,
@@ -21,7 +21,7 @@ from studio.models.events import (
 # (kind, menu text, shortcut, tooltip)
 JOBS: tuple[tuple[JobKind, str, str, str], ...] = (
     ("preflight", "&Preflight", "Ctrl+Alt+P", "Look at the app first: base URL, login, UI map, entry points, gaps"),
-    ("new_testsuite", "New &Suite", "Ctrl+Alt+S", "Propose test suites for modules no suite covers yet"),
+    ("new_testsuite", "New &Suite", "Ctrl+Alt+S", "Propose test suites for the areas of the app no suite covers yet"),
     ("new_test_case", "New &Cases", "Ctrl+Alt+C", "Write cases for the area in the request field, gaps first"),
     ("edit_test_case", "&Edit Cases", "Ctrl+Alt+E",
      "Update the cases selected in Test Cases (or, with none selected, those a detected change impacts)"),
@@ -117,7 +117,7 @@ class PlaygroundBar(QToolBar):
             top = max(event.max_steps, 1)
             self._show(min(event.step, top), top, f"Preflight: step {event.step} of at most {top}")
         elif isinstance(event, MainJobStarted):
-            self._show(0, 0, f"{KIND_NAMES.get(event.kind, event.kind)}: writing…")
+            self._show(0, 0, f"{JOB_NAMES.get(event.kind, event.kind)}: writing…")
         elif isinstance(event, ItemProgress) and event.index > 0:
             self.ticks.append(event.index)
             noun = "suite" if event.item.startswith("suite") else "case"

@@ -1,8 +1,11 @@
 """The playground in the main window: the Playground bar and menu, the Context and Test Cases docks, the question
-dialog, the export of cases, and the sentences the tester reads when a job pauses, ends or fails."""
+dialog, the job list, the export of cases, and the sentences the tester reads when a job pauses, ends or fails —
+each end with its next step as a button. Jobs never move the docks: a dock with news is badged (DockHost.attention).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -11,15 +14,18 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from studio.app.case_service import CaseService
-from studio.app.playground_service import KIND_NAMES, PlaygroundService
+from studio.app.job_service import CANCEL_OTHER, KEEP_WAITING, ConflictChoice, JobConflict
+from studio.app.playground_service import PlaygroundService, job_title
 from studio.models.context import JobKind, JobRecord
-from studio.models.events import EngineEvent, ItemProgress, PreflightStarted
+from studio.models.events import EngineEvent, ItemProgress
 from studio.models.testcase import CaseEdit, TestCase
+from studio.playground.outcomes import CaseFacts, NextStep, outcome
+from studio.ui.ask import ask_choice
 from studio.ui.case_editor import CaseEditorPanel, export_folder
 from studio.ui.case_export import CaseExportDialog
 from studio.ui.context_panel import ContextPanel
+from studio.ui.job_list import JobListButton
 from studio.ui.playground_bar import CANCEL_SHORTCUT, PlaygroundBar
-from studio.ui.ask import ask_choice
 from studio.ui.question_dialog import QuestionDialog
 
 if TYPE_CHECKING:  # the window imports this module
@@ -27,8 +33,10 @@ if TYPE_CHECKING:  # the window imports this module
 
 ANSWER_SHORTCUT = "Ctrl+Alt+A"
 EXPORT_SHORTCUT = "Ctrl+Alt+W"
-CASES_HEIGHT = 430  # the bottom dock area grows to this when the case editor comes to the front
-CONTEXT_WIDTH = 440  # and the right one to this for the context tree's labels and bars
+JOBS_SHORTCUT = "Ctrl+Alt+J"
+# The job-conflict question's buttons.
+CANCEL_RUNNING, CANCEL_WAITING, KEEP, DONT_START = ("Cancel the running one", "Cancel the waiting one",
+                                                    "Keep it waiting", "Don't start")
 
 
 class PlaygroundFront(QObject):
@@ -58,6 +66,8 @@ class PlaygroundFront(QObject):
         docks["events"].raise_()
         window.resizeDocks([docks["events"]], [260], Qt.Orientation.Vertical)
         self._build_menu()
+        self.jobs_button = JobListButton(service, window)
+        window.statusBar().addPermanentWidget(self.jobs_button)
 
         self.bar.startRequested.connect(self.start)
         service.runningChanged.connect(self._running)
@@ -65,9 +75,12 @@ class PlaygroundFront(QObject):
         service.finished.connect(self._finished)
         service.pausedJobFound.connect(self._paused_job_found)
         service.interruptedJobFound.connect(self._interrupted_job_found)
-        service.ask_replace = self.ask_replace
+        service.ask_conflict = self.ask_conflict
+        service.jobKept.connect(self._kept)
+        service.stopping.connect(self._stopping)
         service.progress.connect(self._on_progress)
         service.errorOccurred.connect(lambda text: self._say(text, "error"))
+        service.notice.connect(lambda text: self._say(text, "info"))
         cases.errorOccurred.connect(lambda text: self._say(text, "error"))
         cases.notice.connect(lambda text: self._say(text, "info"))
         self.editor.notice.connect(lambda text: self._say(text, "warning"))
@@ -83,6 +96,7 @@ class PlaygroundFront(QObject):
         menu.addSeparator()
         self.answer_action = self._menu_action(menu, "&Answer Questions…", self.answer_questions, ANSWER_SHORTCUT)
         menu.addAction(self.bar.cancel_action)
+        self.jobs_action = self._menu_action(menu, "&Jobs…", lambda: self.jobs_button.open_list(), JOBS_SHORTCUT)
         menu.addSeparator()
         menu.addAction(self.bar.focus_action)
         self.export_action = self._menu_action(menu, "E&xport Selected Cases…", self.editor.request_export,
@@ -95,26 +109,25 @@ class PlaygroundFront(QObject):
         menu.addAction(action)
         return action
 
-    def _say(self, text: str, level: str) -> None:
-        self.window.message_bar.show_message(text, level)
+    def _say(self, text: str, level: str, steps: tuple[NextStep, ...] = ()) -> None:
+        self.window.message_bar.show_message(text, level, [(step.label, self._taker(step)) for step in steps])
 
-    def _raise(self, key: str) -> None:
-        dock = self.window.docks[key]
-        dock.show()
-        dock.raise_()
-        if key == "cases":
-            self.window.resizeDocks([dock], [CASES_HEIGHT], Qt.Orientation.Vertical)
-        elif key == "context":
-            self.window.resizeDocks([dock], [CONTEXT_WIDTH], Qt.Orientation.Horizontal)
+    def _taker(self, step: NextStep) -> Callable[[], None]:
+        return lambda: self.take(step)
+
+    def _attention(self, key: str, reason: str) -> None:
+        """`key` has news: its title is badged and the status bar says why; the layout never moves."""
+        self.window.docks.attention(key, reason)
 
     # -- starting ------------------------------------------------------------------------------------
 
-    def start(self, kind: JobKind, request: str) -> None:
+    def start(self, kind: JobKind, request: str, case_ids: list[str] | None = None) -> None:
         """Start `kind` on the app the browser shows (or the project's known base URL)."""
-        case_ids = self.editor.selected_ids() if kind == "edit_test_case" else None
-        if kind == "edit_test_case" and not case_ids:
-            self._say("No cases are selected, so the agent edits the cases a detected change impacts.", "info")
-        self.service.start(kind, self._app_url(), request, case_ids)
+        if kind == "edit_test_case" and case_ids is None:
+            case_ids = self.editor.selected_ids()
+            if not case_ids:
+                self._say("No cases are selected, so the agent edits the cases a detected change impacts.", "info")
+        self.service.start(kind, self._app_url(), request, case_ids if kind == "edit_test_case" else None)
 
     def _app_url(self) -> str | None:
         typed = self.window.url_bar.url_edit.text().strip()
@@ -124,13 +137,11 @@ class PlaygroundFront(QObject):
 
     def _running(self, running: bool) -> None:
         if running:
-            self._raise("context")
+            self._attention("context", f"{self.service.title or 'A job'} runs; Context follows it.")
 
     def _on_progress(self, event: EngineEvent) -> None:
         if isinstance(event, ItemProgress):
             self.cases.reload_soon()  # the tree fills while the agent writes
-        elif isinstance(event, PreflightStarted):
-            self.window.docks["context"].raise_()
 
     # -- questions -----------------------------------------------------------------------------------
 
@@ -139,9 +150,8 @@ class PlaygroundFront(QObject):
         self._withdraw_dialog()
         if not job.pending:
             return
-        what = KIND_NAMES.get(job.kind, job.kind) + (f" for “{job.request}”" if job.request else "")
-        dialog = QuestionDialog(job.pending, f"{what} is paused until you answer. Skip lets it decide without "
-                                "your answers.", self.window)
+        dialog = QuestionDialog(job.pending, f"{job_title(job.kind, job.request)} is paused until you answer. Skip "
+                                "lets it decide without your answers.", self.window)
         dialog.answered.connect(lambda answers, job_id=job.id: self.service.answer(job_id, answers))
         dialog.dismissed.connect(self._dismissed)
         self.question_dialog = dialog
@@ -158,8 +168,11 @@ class PlaygroundFront(QObject):
         self.service.resume_paused(job)
 
     def _dismissed(self) -> None:
-        self._say(f"The job waits for your answers. Reopen its questions with Playground › Answer Questions "
-                  f"({ANSWER_SHORTCUT}), or end it with Cancel Job ({CANCEL_SHORTCUT}).", "warning")
+        job = self.service.job
+        what = job_title(job.kind, job.request) if job is not None else "The job"
+        self._say(f"{what} waits for your answers. Reopen its questions with Answer Questions ({ANSWER_SHORTCUT}), "
+                  f"or end it with Cancel Job ({CANCEL_SHORTCUT}).", "warning",
+                  (NextStep("Answer Questions", "answer"),))
 
     def _withdraw_dialog(self) -> None:
         dialog, self.question_dialog = self.question_dialog, None
@@ -169,31 +182,61 @@ class PlaygroundFront(QObject):
             dialog.deleteLater()
 
     def _paused_job_found(self, job: JobRecord) -> None:
-        self._say(f"This project has a paused {KIND_NAMES.get(job.kind, job.kind)} job waiting for your answers. "
-                  f"Answer them with Playground › Answer Questions ({ANSWER_SHORTCUT}) and it goes on where it "
-                  "stopped.", "warning")
+        self._say(f"This project has a paused job: {job_title(job.kind, job.request)} waits for your answers. "
+                  f"Answer them (Playground › Answer Questions, {ANSWER_SHORTCUT}) and it goes on where it stopped.",
+                  "warning", (NextStep("Answer Questions", "answer", job_id=job.id),))
 
     def _interrupted_job_found(self, job: JobRecord) -> None:
         self.service.spawn(self._offer_resume(job), "resume or discard an interrupted job")
 
     async def _offer_resume(self, job: JobRecord) -> None:
-        what = KIND_NAMES.get(job.kind, job.kind) + (f" for “{job.request}”" if job.request else "")
+        what = job_title(job.kind, job.request)
         choice = await self.choose("Interrupted job", f"{what} (job {job.id}) did not finish. "
                                 f"{job.message.removeprefix('Interrupted: ')}", ["Resume", "Discard", "Later"],
                                 "Resume", escape="Later")
         if choice == "Resume":
             self.service.resume_interrupted(job)
         elif choice == "Discard":
-            self.service.discard(job)
-            self._say(f"Discarded {what}; what it found is kept in the project.", "info")
+            self.service.discard(job)  # its end message says what is kept
         else:
-            self._say(f"{what} stays interrupted; it is offered again when the project is opened.", "info")
+            self._say(f"{what} stays interrupted; resume or discard it from Jobs in the status bar.", "info",
+                      (NextStep("Show Jobs", "show_jobs"),))
 
-    async def ask_replace(self, running: str, new: str) -> bool:
-        choice = await self.choose("A job is running", f"{running} is still running. Cancel it and start {new}? "
-                                "What it found so far is kept.", [f"Cancel it and start {new}", "Keep it running"],
-                                "Keep it running")
-        return choice is not None and choice.startswith("Cancel it")
+    async def ask_conflict(self, conflict: JobConflict) -> ConflictChoice:
+        """Another job runs or waits while `conflict.new` is to start: cancel it, keep it waiting, or don't start."""
+        waiting = conflict.waiting
+        others = _listed(waiting)
+        if conflict.running:
+            title = "A job is running"
+            said = f"{conflict.running} is running" + (f", and {others} {_is(waiting)} waiting" if waiting else "")
+            cancel = CANCEL_RUNNING
+            lines = [f"{cancel}: it ends at its next step; what it found so far is kept."]
+            if conflict.can_keep_running:
+                lines.append(f"{KEEP}: it stops at its next step and waits in Jobs (status bar); Resume goes on "
+                             "from there.")
+            else:
+                lines.append("It cannot be kept waiting: it has saved nothing to go on from yet.")
+            lines.append(f"{DONT_START}: it goes on.")
+        else:
+            title = "A job is waiting"
+            said = f"{others} {_is(waiting)} waiting"
+            cancel = CANCEL_WAITING if len(waiting) == 1 else "Cancel the waiting ones"
+            lines = [f"{cancel}: closed for good; what {'it' if len(waiting) == 1 else 'they'} found is kept.",
+                     (f"{KEEP}: {'it stays' if len(waiting) == 1 else 'they stay'} in Jobs (status bar), to resume "
+                      "later."), f"{DONT_START}: nothing changes."]
+        choices = [cancel, *([KEEP] if conflict.can_keep_running or not conflict.running else []), DONT_START]
+        text = f"{said}. Start {conflict.new}?\n\n" + "\n".join(lines)
+        choice = await self.choose(title, text, choices, DONT_START, escape=DONT_START)
+        if choice == cancel:
+            return CANCEL_OTHER
+        return KEEP_WAITING if choice == KEEP else None
+
+    def _stopping(self, title: str, kept: bool) -> None:
+        self._say(f"Stopping {title} at its next step so that the new job can start…" if kept else
+                  f"Cancelling {title} so that the new job can start…", "info")
+
+    def _kept(self, job: JobRecord) -> None:
+        self._say(outcome(job).text, "info", outcome(job).steps)
 
     async def choose(self, title: str, text: str, choices: list[str], default: str,
                      escape: str | None = None) -> str | None:
@@ -204,35 +247,88 @@ class PlaygroundFront(QObject):
 
     def _finished(self, job: JobRecord) -> None:
         self._withdraw_dialog()
-        kind = KIND_NAMES.get(job.kind, job.kind)
-        summary = str(job.result.get("summary") or job.message or "").strip()
-        if job.status == "completed":
-            self._say(f"{kind} finished. {summary}".strip(), "info")
-        elif job.status == "cancelled":
-            self._say(f"{kind} cancelled. {summary or 'What it found so far is kept.'}", "info")
-        elif job.status == "budget_exhausted":
-            self._say(f"{kind} stopped at its budget: {summary} What it made is kept; start it again with a narrower "
-                      "request (the Request field) to go on.", "warning")
-        else:
-            self._say(f"{kind} failed. {summary or 'No reason was recorded; see the log, then start it again.'}",
-                      "error")
         self.cases.reload()
+        said = outcome(job, self._case_facts(job))
+        self._say(said.text, said.level, said.steps)
+        self._attention("context", f"{job_title(job.kind, job.request)}: what it found is in Context.")
         edits = [CaseEdit.model_validate(edit) for edit in job.result.get("edits") or []]
         if edits:
             self.editor.set_edits(edits)
-            self._raise("cases")
+            self._attention("cases", f"{len(edits)} agent edit{'s' if len(edits) != 1 else ''} to review in Test "
+                                     "Cases.")
         elif job.result.get("cases"):
-            self._raise("cases")
             self.editor.select_case(job.result["cases"][0])
+            count = len(job.result["cases"])
+            self._attention("cases", f"{count} new case{'s' if count != 1 else ''} in Test Cases.")
+
+    def _case_facts(self, job: JobRecord) -> CaseFacts:
+        """Where the job's new cases went, and the names of the suites it made."""
+        suites = {suite.id: suite.title for suite in self.cases.suites()}
+        filed: dict[str, int] = {}
+        for case_id in job.result.get("cases") or []:
+            case = self.cases.case(case_id)
+            if case is not None:
+                name = suites.get(case.suite_id or "", "")
+                filed[name] = filed.get(name, 0) + 1
+        made = [suites[suite_id] for suite_id in job.result.get("suites") or [] if suite_id in suites]
+        return CaseFacts(filed=filed, suites=made)
+
+    # -- next steps ------------------------------------------------------------------------------------
+
+    def take(self, step: NextStep) -> None:
+        """Do what an outcome's button offers."""
+        if step.intent == "start":
+            if step.kind != "edit_test_case":
+                self.bar.request.setText(step.request)
+            case_ids = list(step.case_ids) if step.kind == "edit_test_case" else None
+            self.start(step.kind, step.request, case_ids)  # type: ignore[arg-type]  # a kind the outcome names
+        elif step.intent == "open_cases":
+            self.open_cases(list(step.case_ids))
+        elif step.intent == "review_edits":
+            self._show_dock("cases")
+            self.editor.tabs.setCurrentWidget(self.editor.review)
+        elif step.intent == "narrow":
+            self.bar.focus_request()
+        elif step.intent == "show_jobs":
+            self.jobs_button.open_list()
+        elif step.intent == "answer":
+            project = self.service.project.project
+            job = project.jobs.get(step.job_id) if step.job_id and project is not None else None
+            if job is not None and job.status == "paused":
+                self.service.resume_paused(job)
+            else:
+                self.answer_questions()
 
     # -- cases ---------------------------------------------------------------------------------------
 
     def open_case(self, case_id: str) -> None:
+        """The tester opened a case (Context, an outcome's button): Test Cases shows it."""
         if self.editor.select_case(case_id):
-            self._raise("cases")
+            self._show_dock("cases")
         else:
             self._say(f"Case {case_id} is no longer in this project (it was deleted or the project changed).",
                       "warning")
+
+    def open_cases(self, case_ids: list[str]) -> None:
+        """Show `case_ids` selected in Test Cases, the first one open in the form."""
+        self.cases.reload()
+        found = [case_id for case_id in case_ids if self.editor.item_for(case_id) is not None]
+        if not found:
+            self._say("Those cases are no longer in this project (they were deleted or the project changed).",
+                      "warning")
+            return
+        self.editor.select_case(found[0])
+        for case_id in found:
+            item = self.editor.item_for(case_id)
+            if item is not None:
+                item.setSelected(True)
+        self._show_dock("cases")
+
+    def _show_dock(self, key: str) -> None:
+        """Only for what the tester asked to see (a case they opened, an outcome's button)."""
+        dock = self.window.docks[key]
+        dock.show()
+        dock.raise_()
 
     def export_cases(self, cases: list[TestCase]) -> None:
         """Preview the selected cases as Playwright tests; the dialog writes the one shown."""
@@ -248,3 +344,13 @@ class PlaygroundFront(QObject):
             self.export_dialog.close()
         self.export_dialog = dialog
         dialog.open()
+
+
+def _listed(titles: tuple[str, ...]) -> str:
+    if len(titles) <= 2:
+        return " and ".join(titles)
+    return f"{', '.join(titles[:2])} and {len(titles) - 2} more"
+
+
+def _is(titles: tuple[str, ...]) -> str:
+    return "is" if len(titles) == 1 else "are"

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QScrollArea
 
+from studio.app.race_entries import RaceEntry
 from studio.app.race_service import RaceService
 from studio.ui.inspector_dock import InspectorPanel
-from studio.ui.observations_dock import ObservationsPanel
+from studio.ui.observations_dock import ObservationsPanel, outcome_text
 from studio.ui.steps_dock import StepsPanel, TypedUrlRoute
 
 if TYPE_CHECKING:  # the window imports this module
@@ -32,20 +32,11 @@ class RaceFront(QObject):
         docks = window.docks
         docks.add("observations", "Observations", self.observations, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+3")
         docks.add("steps", "Steps", self.steps, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+4")
-        # Scrollable, so the inspector's many fields never force the window taller than a laptop screen.
-        inspector_area = QScrollArea(window)
-        inspector_area.setWidget(self.inspector)
-        inspector_area.setWidgetResizable(True)
-        inspector_area.setFrameShape(QScrollArea.Shape.NoFrame)
-        docks.add("inspector", "Element Inspector", inspector_area, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+5")
-        # The wide bottom area holds the tables as tabs; each comes to the front when it has news.
-        window.tabifyDockWidget(docks["events"], docks["observations"])
-        window.tabifyDockWidget(docks["observations"], docks["steps"])
-        window.resizeDocks([docks["inspector"]], [400], Qt.Orientation.Horizontal)
-        window.resizeDocks([docks["observations"]], [260], Qt.Orientation.Vertical)
-        docks["events"].raise_()
-        race.entryAdded.connect(lambda _entry: docks["observations"].raise_())
-        race.recordingChanged.connect(lambda on: docks["steps"].raise_() if on else None)
+        docks.add("inspector", "Element Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+5")
+        # Where these docks sit is the workspace's (studio.ui.workspaces); news never moves or raises one.
+        race.entryAdded.connect(self._entry_added)
+        race.recordingChanged.connect(self._recording_changed)
+        race.pickModeChanged.connect(window.live_page.picking_changed)
         # Pick and Record sit at the end of the navigation bar: a second toolbar on the same row would take
         # the width the address field needs.
         window.url_bar.addSeparator()
@@ -57,3 +48,11 @@ class RaceFront(QObject):
         for worked in (race.entryAdded, race.stepRecorded):  # a check, an action or a recorded step went through
             worked.connect(window.message_bar.clear_problem)
         self.steps.notice.connect(lambda text: say(text, "info"))
+
+    def _entry_added(self, entry: RaceEntry) -> None:
+        verb = "observed" if entry.acted is None else entry.action
+        self.window.docks.attention("observations", f"New in Observations: {verb} {entry.ref}, {outcome_text(entry)}.")
+
+    def _recording_changed(self, on: bool) -> None:
+        if on:
+            self.window.docks.attention("steps", "Recording: each action becomes a step in Steps.")

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QWidget
 
 from studio.app.studio_app import StudioServices
 from studio.settings import StudioSettings
-from studio.ui.main_window import StudioWindow
+from studio.ui.main_window import StudioWindow, build_window
 
 
 async def until(predicate, timeout: float = 30.0, what: str = "condition"):
@@ -52,8 +52,7 @@ def open_studio(folder: Path, name: str = "playground.studio",
                 reopen: bool = False) -> tuple[StudioServices, StudioWindow]:
     """The studio as `studio gui` builds it (every dock), on a new (or, with `reopen`, the existing) project file."""
     services = StudioServices(StudioSettings())
-    window = StudioWindow(services.browser, services.project, services.settings, services.race,
-                          services.playground, services.cases)
+    window = build_window(services)
     window.closed = asyncio.get_event_loop().create_future()
     opened = services.project.open_project(folder / name) if reopen else services.project.new_project(folder / name)
     assert opened

@@ -109,7 +109,7 @@ def test_edit_job_shows_each_edit_as_a_diff_and_reject_restores_the_case(qloop, 
             # the Context dock: the change is highlighted, open, and names the cases it impacts
             context = front.context
             changes = context.find_item("changes")
-            assert changes.background(0).color() == AMBER and changes.text(1) == "edit priority"
+            assert changes.background(0).color() == AMBER and changes.text(1) == "cases to update first"
             change = context.find_item("change:0")
             assert change.isExpanded() and change.text(1) == "/alerts now redirects to /notifications."
             impacted = [change.child(row) for row in range(change.childCount())]
@@ -120,10 +120,11 @@ def test_edit_job_shows_each_edit_as_a_diff_and_reject_restores_the_case(qloop, 
             review = editor.review
             assert editor.tabs.currentWidget() is review and editor.tabs.tabText(1) == "Agent edits (2)"
             assert [edit.case_id for edit in review.edits] == ["t-alerts", "t-alerts-2"]
-            diff = review.diff.toPlainText()
-            assert "-       url: /alerts" in diff and "+       url: /notifications" in diff, diff
-            assert review.summary.text().endswith("/alerts now redirects to /notifications: the case opens "
-                                                  "/notifications directly.")
+            diff = review.diff.toPlainText()  # the step-aware diff: the navigate step edited, the check unchanged
+            assert "\n1\nedited: navigate\nurl: /alerts notifications\n2\nexpect_text\n" in diff, diff
+            assert diff.startswith("/alerts now redirects to /notifications: the case opens /notifications "
+                                   "directly.\n")
+            assert review.summary.text() == '<b><a href="t-alerts">The alert centre opens</a></b>'
             shoot(editor, "case_editor_diff")
 
             review.reject_button.click()  # t-alerts: back as it was, saved as a new version
@@ -136,7 +137,7 @@ def test_edit_job_shows_each_edit_as_a_diff_and_reject_restores_the_case(qloop, 
             assert kept.version == 2 and kept.steps[0].url == "/notifications"
             assert editor.tabs.tabText(1) == "Agent edits" and not review.accept_button.isEnabled()
             assert [review.list.item(row).text() for row in range(2)] == [
-                "The alert centre opens  — rejected", "Alerts list loads  — accepted"]
+                "✗ The alert centre opens", "✓ Alerts list loads"]
             assert editor.item_for("t-alerts").text(3) == "3"  # the tree shows the restored version
 
             context.tree.itemActivated.emit(impacted[1], 0)  # an impacted case opens in the editor

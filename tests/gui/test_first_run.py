@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from studio.app.studio_app import StudioServices
 from studio.settings import StudioSettings
-from studio.ui.main_window import StudioWindow
+from studio.ui.main_window import StudioWindow, build_window
 from tests.gui.support import NextSignal, close_studio, shoot, until
 
 pytestmark = [pytest.mark.gui]
@@ -21,8 +21,7 @@ pytestmark = [pytest.mark.gui]
 def _first_window(folder) -> tuple[StudioServices, StudioWindow]:
     """The window as `studio` opens it the first time: every dock, no browser session, an empty address field."""
     services = StudioServices(StudioSettings())
-    window = StudioWindow(services.browser, services.project, services.settings, services.race,
-                          services.playground, services.cases)
+    window = build_window(services)
     window.closed = asyncio.get_event_loop().create_future()
     assert services.project.new_project(folder / "first.studio")
     window.resize(1500, 950)

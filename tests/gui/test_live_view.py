@@ -104,18 +104,18 @@ def test_typing_a_url_navigates_and_updates_the_events_and_project(qloop, demo):
             await until(lambda: window.url_bar.url_edit.text().endswith("/nowhere") or window.url_bar.url_edit.hasFocus())
             def kinds():
                 window.events.model.flush()
-                return {(row.category, row.level) for row in window.events.model.rows}
+                return {(row.category, row.status or row.kind) for row in window.events.model.rows}
 
             # The 404 response, the navigation and Chromium's console line about the 404 arrive separately.
-            await until(lambda: {("network", "404"), ("navigation", ""), ("console", "error")} <= kinds(),
+            await until(lambda: {("network", "404"), ("navigation", "page"), ("console", "error")} <= kinds(),
                         what="the 404's events")
             window.events.errors_only.setChecked(True)
             visible = {window.events.proxy.index(r, 1).data() for r in range(window.events.proxy.rowCount())}
             # Chromium also logs "Failed to load resource … 404" to the console: both are errors.
-            assert visible == {"network", "console"}
+            assert visible == {"Network", "Console"}
             window.events.toggles["console"].setChecked(False)
             visible = {window.events.proxy.index(r, 1).data() for r in range(window.events.proxy.rowCount())}
-            assert visible == {"network"}
+            assert visible == {"Network"}
             project = services.project.project
             assert [n.url for n in project.navigations(session.id)][-1].endswith("/nowhere")
             assert project.counts(session.id)["network_failures"] >= 1

@@ -181,7 +181,8 @@ def test_the_seed_job_events_read_as_sentences_under_job(qapp, qtbot):
     assert {row.category for row in rows} == {"job"}
     assert rows[0].message == "[build_ui_map] Surveying /alerts  (step 4 of at most 40)"
     assert rows[1].message == "asks: Which area?" and rows[1].is_warning
-    assert rows[2].level == "item_progress" and rows[2].message == "1/3 created: Created 'Empty form is refused'"
+    assert rows[2].kind == "item" and rows[2].status == "created"
+    assert rows[2].message == "1/3 created: Created 'Empty form is refused'"
     assert rows[3].is_warning and rows[3].message.endswith("The job used its 180 s.")
     panel.toggles["job"].setChecked(False)
     assert panel.proxy.rowCount() == 0

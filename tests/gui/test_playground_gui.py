@@ -75,7 +75,7 @@ def test_new_cases_from_the_bar_ask_for_the_login_then_fill_the_editor(qloop, de
                                            for n in range(1, len(created) + 1)]
             assert bar.ticks == list(range(1, len(created) + 1))
             assert not bar.progress_action.isVisible() and not bar.cancel_action.isEnabled()
-            assert window.message_bar.label.text().startswith("New test cases finished. Created")
+            assert window.message_bar.label.text().startswith("New Cases for “disputes wizard” finished: ")
 
             # the cases are in the editor's tree, the first one open in the form
             assert all(editor.item_for(case_id) is not None for case_id in created)
@@ -91,6 +91,7 @@ def test_new_cases_from_the_bar_ask_for_the_login_then_fill_the_editor(qloop, de
 
             # (b) the Context dock: /disputes as an entry point with its confidence drawn as a bar, gaps highlighted
             context.show_job(job)
+            window.docks["context"].show()  # the tester opens it (View › Context): jobs never move the docks
             window.docks["context"].raise_()
             entry = next(p for p in job.context.candidate_entry_points if p.url and p.url.endswith("/disputes"))
             item = context.find_item(f"entry:{entry.url}")
@@ -105,7 +106,7 @@ def test_new_cases_from_the_bar_ask_for_the_login_then_fill_the_editor(qloop, de
             assert abs(fill.red() - expected.red()) + abs(fill.green() - expected.green()) \
                 + abs(fill.blue() - expected.blue()) < 90, (fill.name(), expected.name())
             gaps = context.find_item("gaps")
-            assert gaps.background(0).color() == GAP and gaps.text(1) == "create priority"
+            assert gaps.background(0).color() == GAP and gaps.text(1) == "cases to write first"
             kinds = {gaps.child(row).data(0, KEY_ROLE) for row in range(gaps.childCount())}
             assert {"gaps:validation", "gaps:concurrency", "gaps:error_states"} <= kinds
             validation = context.find_item("gaps:validation")
@@ -154,9 +155,15 @@ def test_cancel_ends_running_and_paused_jobs_cleanly_and_a_waiting_job_still_res
         services, window = open_studio(tmp_path)
         service, jobs = services.playground, services.project.project.jobs
         try:
-            # a job waits at the login question; the tester closes the dialog and starts another one
+            # a job waits at the login question; the tester closes the dialog and starts another one, keeping the
+            # first one waiting
             front = await start_new_cases(services, window, demo)
             (await question_dialog(front)).close()
+
+            async def keep_waiting(title, text, choices, default, escape=None):
+                return "Keep it waiting"
+
+            front.choose = keep_waiting
             waiting = service.job
             pressed: list[str] = []
 
@@ -174,7 +181,7 @@ def test_cancel_ends_running_and_paused_jobs_cleanly_and_a_waiting_job_still_res
             assert front.question_dialog is None and not front.bar.cancel_action.isEnabled()
             assert not front.bar.progress_action.isVisible()
             assert front.context.status.text().find("Cancelled") > 0 and not front.context.cancel_button.isEnabled()
-            assert window.message_bar.label.text().startswith("New test cases cancelled.")
+            assert window.message_bar.label.text().startswith("New Cases for “disputes wizard” was cancelled")
             service.progress.disconnect(cancel_on_first_step)
 
             # the first job is untouched by that cancel: answered, it runs to its end (not on the cancelled engine)
@@ -237,7 +244,7 @@ def test_new_suite_paused_at_its_choice_resumes_after_the_studio_is_reopened(qlo
         services, window = open_studio(tmp_path, "playground.studio", reopen=True)
         front = window.playground
         try:
-            assert window.message_bar.label.text().startswith("This project has a paused New test suite job")
+            assert window.message_bar.label.text().startswith("This project has a paused job: New Suite waits")
             front.answer_action.trigger()
             dialog = await question_dialog(front)
             disputes = next(b for b in dialog.boxes[0].choices.buttons() if b.text() == "Disputes")
@@ -294,7 +301,7 @@ def test_starting_a_job_while_one_runs_asks_first_and_never_orphans_it(qloop, tm
         service, jobs = services.playground, services.project.project.jobs
         front = window.playground
         asked: list[str] = []
-        answer = {"choice": "Keep it running"}
+        answer = {"choice": "Don't start"}
 
         async def choose(title, text, choices, default, escape=None):
             asked.append(text)
@@ -312,11 +319,11 @@ def test_starting_a_job_while_one_runs_asks_first_and_never_orphans_it(qloop, tm
                 front.bar.request.setText("reports")
                 front.bar.job_actions["new_test_case"].trigger()
                 await until(lambda: asked, what="the question")
-                assert "Preflight is still running. Cancel it and start New test cases?" in asked[0]
+                assert "Preflight is running. Start New Cases for “reports”?" in asked[0]
                 await until(lambda: "did not start" in window.message_bar.label.text(), what="the sentence")
                 assert service.running and [job.id for job in jobs.all()] == [first]
 
-                answer["choice"] = "Cancel it"
+                answer["choice"] = "Cancel the running one"
                 front.bar.job_actions["new_test_case"].trigger()
                 await until(lambda: len(jobs.all()) == 2, timeout=60, what="the second job")
                 assert jobs.get(first).status == "cancelled"
