@@ -1,19 +1,22 @@
 """Wires Playwright page and context signals to typed engine events (console, page errors, network, navigation).
 
-A page that logs and fetches all day must not make anything grow: console arguments are released as soon as the
-message is read, and requests are followed on a DevTools session of each page rather than through Playwright's request
-events, which keep an object per request in the driver and here (10,000 of each before the driver lets any go) and
-made Python's collections pause the window for up to 0.7 s at 50 requests a second."""
+A page that logs and fetches all day must not make anything grow or hold the window: console messages and requests
+are followed on a DevTools session of each page rather than through Playwright's events. Playwright keeps an object
+per request in the driver and here (10,000 of each before the driver lets any go), which made Python's collections
+pause the window for up to 0.7 s at 50 requests a second; and it hands each console argument over as a handle that
+costs a round trip to release (a third of the window's time on a page logging 80 messages a second). On the DevTools
+session a message's arguments arrive as plain values and descriptions, released in batches."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from playwright.async_api import BrowserContext, ConsoleMessage, Frame, Page
+from playwright.async_api import BrowserContext, CDPSession, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from studio.models.events import (
@@ -30,6 +33,8 @@ Publish = Callable[[EngineEvent], None]
 
 # Requests that never end (event streams, long polls) are forgotten past this many open ones.
 OPEN_REQUESTS_KEPT = 2_000
+# The page keeps each console message's arguments alive for the DevTools session until they are released.
+CONSOLE_RELEASE_EVERY = 200
 
 
 def _recordable(url: str) -> bool:
@@ -60,34 +65,17 @@ class _Tasks:
 
 
 class PageCapture:
-    """Publishes what one page does: console messages, uncaught errors and main-frame navigations."""
+    """Publishes what one page does: uncaught errors and main-frame navigations (console messages: ContextCapture)."""
 
     def __init__(self, page: Page, publish: Publish) -> None:
         self._page = page
         self._publish = publish
-        self._tasks = _Tasks()
-        page.on("console", self._on_console)
         page.on("pageerror", self._on_page_error)
         page.on("framenavigated", self._on_frame_navigated)
 
     def detach(self) -> None:
-        self._page.remove_listener("console", self._on_console)
         self._page.remove_listener("pageerror", self._on_page_error)
         self._page.remove_listener("framenavigated", self._on_frame_navigated)
-
-    def _on_console(self, message: ConsoleMessage) -> None:
-        location = message.location or {}
-        self._publish(
-            ConsoleEvent(
-                level=message.type,
-                text=message.text,
-                url=location.get("url") or None,
-                line=location.get("lineNumber"),
-            )
-        )
-        # Each argument is a handle on a value the page, the driver and this process keep until it is disposed.
-        for handle in message.args:
-            self._tasks.spawn(handle.dispose())
 
     def _on_page_error(self, error: Exception) -> None:
         message = getattr(error, "message", None) or str(error)
@@ -99,10 +87,11 @@ class PageCapture:
 
 
 class ContextCapture:
-    """Publishes every response (with its status) and every failed request of a browser context's pages.
+    """Publishes every console message, every response (with its status) and every failed request of a browser
+    context's pages.
 
-    Each page gets a DevTools session with the Network domain on (no response bodies kept); `ready()` waits until
-    the pages known so far are followed."""
+    Each page gets a DevTools session with the Runtime and Network domains on (no response bodies kept); `ready()`
+    waits until the pages known so far are followed."""
 
     def __init__(self, context: BrowserContext, publish: Publish) -> None:
         self._context = context
@@ -110,6 +99,7 @@ class ContextCapture:
         self._tasks = _Tasks()
         # (session, request id) -> (method, url, resource type, start in s), from its start to its end
         self._open: OrderedDict[tuple[int, str], tuple[str, str, str, float]] = OrderedDict()
+        self._console_held: dict[int, int] = {}  # session -> messages whose arguments are not released yet
         context.on("page", self._follow)
         for page in context.pages:
             self._follow(page)
@@ -128,9 +118,29 @@ class ContextCapture:
             session.on("Network.responseReceived", lambda event: self._on_response(key, event))
             session.on("Network.loadingFinished", lambda event: self._forget(key, event))
             session.on("Network.loadingFailed", lambda event: self._on_failed(key, event))
+            session.on("Runtime.consoleAPICalled", lambda event: self._on_console(session, key, event))
+            session.on("Log.entryAdded", lambda event: self._on_log(event.get("entry") or {}))
             await session.send("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
+            await session.send("Runtime.enable")
+            await session.send("Log.enable")
         except PlaywrightError as error:  # the page closed first: nothing to follow
             log.debug("not following the requests of a closed page: %s", error)
+
+    def _on_console(self, session: CDPSession, key: int, event: dict[str, Any]) -> None:
+        frames = (event.get("stackTrace") or {}).get("callFrames") or [{}]
+        self._publish(ConsoleEvent(level=str(event.get("type") or "log"),
+                                   text=console_text(event.get("args") or []), url=frames[0].get("url") or None,
+                                   line=frames[0].get("lineNumber")))
+        held = self._console_held[key] = self._console_held.get(key, 0) + 1
+        if held >= CONSOLE_RELEASE_EVERY:
+            self._console_held[key] = 0
+            self._tasks.spawn(_release_console(session))
+
+    def _on_log(self, entry: dict[str, Any]) -> None:
+        # The browser's own console lines ("Failed to load resource: … 404"), which the console shows as well.
+        level = {"verbose": "debug"}.get(str(entry.get("level") or "info"), str(entry.get("level") or "info"))
+        self._publish(ConsoleEvent(level=level, text=str(entry.get("text") or ""), url=entry.get("url") or None,
+                                   line=entry.get("lineNumber")))
 
     def _on_request(self, key: int, event: dict[str, Any]) -> None:
         request = event["request"]
@@ -166,3 +176,28 @@ class ContextCapture:
                                    failure=event.get("errorText") or "failed",
                                    duration_ms=round((event["timestamp"] - started) * 1000, 1)))
 
+
+def console_text(args: list[dict[str, Any]]) -> str:
+    """A console message's text as the browser's console shows its arguments: values as JavaScript prints them,
+    objects by their description."""
+    parts = []
+    for arg in args:
+        if "value" in arg:
+            value = arg["value"]
+            parts.append("null" if value is None else ("true" if value else "false") if isinstance(value, bool)
+                         else value if isinstance(value, str) else json.dumps(value) if isinstance(value, (dict, list))
+                         else str(value))
+        elif "unserializableValue" in arg:
+            parts.append(str(arg["unserializableValue"]))
+        elif arg.get("type") == "undefined":
+            parts.append("undefined")
+        else:
+            parts.append(str(arg.get("description") or arg.get("className") or arg.get("type") or ""))
+    return " ".join(parts)
+
+
+async def _release_console(session: CDPSession) -> None:
+    try:
+        await session.send("Runtime.releaseObjectGroup", {"objectGroup": "console"})
+    except PlaywrightError as error:  # the page closed: its objects went with it
+        log.debug("console objects: %s", error)
