@@ -101,6 +101,17 @@ class BrowserService(QObject):
             self._screencast = None
         await self.runtime.close_browser()
 
+    def set_frame_size(self, width: int, height: int) -> None:
+        """The live view paints the page at `width`×`height` device pixels: frames come at that size (at most the
+        viewport's, at least a quarter of it), rounded so that small resizes do not restart the stream."""
+        session, screencast = self.session, self._screencast
+        if session is None or screencast is None or not self.alive:
+            return
+        full_width, full_height = session.options.viewport
+        size = (max(full_width // 4, min(full_width, -(-width // 64) * 64)),
+                max(full_height // 4, min(full_height, -(-height // 64) * 64)))
+        self._tasks.spawn(screencast.resize(size), name="screencast-size")
+
     def end_session(self) -> None:
         self._tasks.spawn(self.stop(), name="end-session")
 

@@ -45,6 +45,18 @@ class LiveScreencast:
         self._unsubscribe = self._session.on_active_page(self._on_active_page)
         await self._attach(self._session.page)
 
+    async def resize(self, max_size: tuple[int, int]) -> None:
+        """Ask for frames that fit `max_size` from now on (Chromium scales them, on its own cores): a view painting
+        the page smaller than its viewport then decodes only the pixels it paints."""
+        if max_size == self._max_size:
+            return
+        self._max_size = max_size
+        page = self._page
+        if page is None or page.is_closed():
+            return
+        await self._detach()
+        await self._attach(page)
+
     async def stop(self) -> None:
         if self._unsubscribe:
             self._unsubscribe()

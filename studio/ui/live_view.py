@@ -14,6 +14,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
+    QResizeEvent,
     QPen,
     QWheelEvent,
 )
@@ -39,6 +40,7 @@ _MODIFIERS = (
 )
 WHEEL_PIXELS_PER_NOTCH = 100  # what Chromium scrolls for one 120-unit wheel notch
 HIGHLIGHT_HOLD_MS = 4000
+FRAME_SIZE_SETTLE_MS = 300
 EMPTY_MESSAGE = ("No page yet. Type a URL above and press Enter: the browser starts by itself.\n\n"
                  "No app at hand? Run `studio serve-demo` in a terminal and open the address it prints.")
 STARTING_MESSAGE = "Starting the browser…"
@@ -87,6 +89,10 @@ class LiveView(QWidget):
         service.sessionStarted.connect(self._on_session_started)
         service.busyChanged.connect(self._on_busy)
         service.urlChanged.connect(self.clear_highlights)  # boxes of the old page mean nothing on the new one
+        # Frames come at the size the page is painted (after a resize settles), not always at the viewport's.
+        self._size_timer = QTimer(self, singleShot=True, interval=FRAME_SIZE_SETTLE_MS)
+        self._size_timer.timeout.connect(self._ask_frame_size)
+        service.sessionStarted.connect(lambda _id: self._size_timer.start())
 
     # -- painting ------------------------------------------------------------------------------------
 
@@ -99,6 +105,15 @@ class LiveView(QWidget):
     def page_rect(self, viewport: tuple[int, int] = (1280, 720)) -> FrameRect:
         """Where the page is painted: the newest frame's rectangle, or where a `viewport`-sized page would go."""
         return self.frame_rect() or fit_frame(*viewport, self.width(), self.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._size_timer.start()
+
+    def _ask_frame_size(self) -> None:
+        rect = self.page_rect()
+        ratio = self.devicePixelRatioF()
+        self.service.set_frame_size(round(rect.width * ratio), round(rect.height * ratio))
 
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
