@@ -129,3 +129,10 @@ def _no_browser_unless_marked(request, monkeypatch):
     the fast lane slow without saying so. Mark it, or use a browser fixture."""
     if request.node.get_closest_marker("browser") is None:
         monkeypatch.setenv("STUDIO_BROWSER", os.path.join(_HOME, "no-browser-in-unmarked-tests"))
+
+
+@pytest.fixture(autouse=True)
+def _own_settings(monkeypatch, tmp_path_factory):
+    """Each test reads and writes its own settings file: a test that saves settings (a login state, a browser
+    endpoint) cannot change what later tests in the same worker, or the commands they start, run with."""
+    monkeypatch.setenv("STUDIO_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
