@@ -15,6 +15,7 @@ from studio.models.browser import LiveFrame
 log = logging.getLogger(__name__)
 
 FrameSink = Callable[[LiveFrame], None]
+SETTLE_S = 0.5  # after a burst of frames goes quiet this long, one fresh picture makes sure the view ends current
 
 
 class LiveScreencast:
@@ -40,6 +41,10 @@ class LiveScreencast:
         self.frames_delivered = 0
         self.frames_out_of_order = 0
         self._newest_timestamp = float("-inf")
+        self._settle: asyncio.TimerHandle | None = None
+        self._refresh_task: asyncio.Task[None] | None = None
+        self._frames_since_refresh = 0
+        self.refreshes = 0
 
     async def start(self) -> None:
         self._unsubscribe = self._session.on_active_page(self._on_active_page)
@@ -63,6 +68,8 @@ class LiveScreencast:
             self._unsubscribe = None
         if self._switch_task:
             self._switch_task.cancel()
+        if self._settle is not None:
+            self._settle.cancel()
         await self._detach()
 
     def _on_active_page(self, page: Page) -> None:
@@ -112,3 +119,34 @@ class LiveScreencast:
                 timestamp=frame["timestamp"],
             )
         )
+        self._frames_since_refresh += 1
+        if self._frames_since_refresh >= 2:  # activity (the refresh's own picture can cause one frame: no loop)
+            if self._settle is not None:
+                self._settle.cancel()
+            self._settle = asyncio.get_running_loop().call_later(SETTLE_S, self._start_refresh)
+
+    def _start_refresh(self) -> None:
+        self._settle = None
+        if self._refresh_task is None or self._refresh_task.done():
+            self._refresh_task = asyncio.get_running_loop().create_task(self._refresh())
+
+    async def _refresh(self) -> None:
+        """Chromium sends a frame only when the page changes, and one it could not send while the previous was
+        unacknowledged (a busy machine) is never sent: the page's last change would be missing from the view. So
+        when frames go quiet, one screenshot of the page as it is now ends the burst."""
+        page = self._page
+        if page is None or page.is_closed():
+            return
+        self._frames_since_refresh = 0
+        try:
+            viewport = page.viewport_size or {"width": self._max_size[0], "height": self._max_size[1]}
+            jpeg = await page.screenshot(type="jpeg", quality=self._quality, timeout=5000)
+        except PlaywrightError as error:
+            log.debug("live view refresh: %s", error)
+            return
+        if page is not self._page:
+            return
+        self.refreshes += 1
+        # Not a screencast frame: it does not move the frame clock, so no real frame after it is taken for a stale one.
+        self._sink(LiveFrame(jpeg=jpeg, viewport_width=viewport["width"],
+                             viewport_height=viewport["height"], timestamp=self._newest_timestamp))
