@@ -39,10 +39,16 @@ def _preflight_bench() -> Callable[..., int]:
     return main
 
 
+def _game_bench() -> Callable[..., int]:
+    from studio.game.bench import main
+
+    return main
+
+
 # target -> where its measuring main() comes from (loaded only when that bench runs)
 BENCH_TARGETS: dict[str, Callable[[], Callable[..., int]]] = {
     "live-view": _window_bench, "startup": _window_bench, "race": _race_bench, "snapshot": _race_bench,
-    "preflight": _preflight_bench, "mcp-click": _mcp_bench, "soak": _window_bench,
+    "preflight": _preflight_bench, "mcp-click": _mcp_bench, "soak": _window_bench, "game": _game_bench,
 }
 
 

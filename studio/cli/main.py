@@ -14,7 +14,8 @@ import sys
 from studio import __version__
 
 # Modules under studio.cli that register commands, in the order `studio --help` lists them.
-COMMAND_MODULES = ("core_commands", "export_command", "race_commands", "playground_commands", "jobs_command")
+COMMAND_MODULES = ("core_commands", "export_command", "race_commands", "playground_commands", "jobs_command",
+                   "game_commands")
 
 
 def build_parser() -> argparse.ArgumentParser:

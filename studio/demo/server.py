@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from studio.demo import auth_routes, data_routes, fintech_routes, game_routes, shop_routes
+from studio.demo import arcade_routes, auth_routes, data_routes, fintech_routes, game_routes, shop_routes
 from studio.demo.config import DemoConfig
 from studio.demo.http_support import STATE_KEY, ApiError, is_api_path
 from studio.demo.sign_in_help import add_two_factor_account, sign_in_lines
@@ -61,7 +61,7 @@ def create_app(state: DemoState) -> web.Application:
     # Uploads are size-checked by the handler (413 with a sentence), so the framework limit sits above 2 MB.
     app = web.Application(middlewares=[error_responses], client_max_size=8 * 1024 * 1024)
     app[STATE_KEY] = state
-    for module in (auth_routes, data_routes, fintech_routes, shop_routes, game_routes):
+    for module in (auth_routes, data_routes, fintech_routes, shop_routes, game_routes, arcade_routes):
         app.add_routes(module.routes)
     app.router.add_get("/favicon.ico", favicon)
     app.router.add_static("/static", resource_path("demo", "static"))

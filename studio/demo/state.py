@@ -196,6 +196,7 @@ class DemoState:
             self.config = self.default_config.model_copy()
             self.counters = Counters()
             self.game_scores: list[dict[str, Any]] = []
+            self.arcade_faults: frozenset[str] = frozenset()  # the arcade's fault knobs (arcade_routes)
 
     def _seed_builtin_users(self) -> None:
         # Two fixed accounts so a person exploring `studio serve-demo` can sign in without the data API.

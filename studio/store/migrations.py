@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from sqlite_utils import Database
 
+from studio.store.game import create_game_tables
 from studio.store.leases import create_leases_table
 from studio.store.playground_schema import create_playground_tables
 from studio.store.steps import create_steps_table
@@ -23,6 +24,7 @@ MIGRATIONS: list[Migration] = [
     create_playground_tables,  # 1.2: suites, cases, jobs, catalogues, site cache, LLM calls (seed 000)
     create_leases_table,  # 1.3: job leases (which process runs which job)
     create_timeline_indexes,  # 1.4: indexes for reading events by row id and by time (the live views)
+    create_game_tables,  # 1.5: game evaluation runs, controls, actions, decisions, scores, evidence
 ]
 
 

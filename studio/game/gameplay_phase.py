@@ -1,0 +1,325 @@
+"""Phase 3, Gameplay Exploration (seed 002, adaptive 1–5 min, stops after 30 s without progress).
+
+Start the game (the Play button Phase 1 saw, or what the page says to press), measure what the game does on its own,
+probe every discovered control and the common game keys (pixels of the play surface, the page's score, level, lives
+and game words), then play: the explorer (or a model) picks moves, each one measured the same way. Screenshots every
+10 s and on every visible state change (at least 5), each written to the project at once; every action and decision
+is a row; progress is reported at most every 5 s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass, field
+
+from studio.game.errors import NO_PROGRESS
+from studio.game.eyes import EyesError
+from studio.game.explorer import Explorer, ModelPilot, Move, move_label
+from studio.game.frames import changed_share
+from studio.game.gameplay_moves import perform, restart_game, start_game
+from studio.game.load_phase import sample_fps
+from studio.game.looking import OVER_WORDS, look, page_change
+from studio.game.probing import TRANSITION_SHARE, Calm, Measured, calibrate, judge, measure
+from studio.game.run_context import RunContext
+from studio.models.game import AgentAction, ControlDiscovery, ControlResponse, DecisionEntry, Phase3Result
+
+PROBE_PRESSES = 4
+PROBING_SHARE = 0.6  # of the exploration window at most; the rest is play
+STATE_SHOT_GAP_S = 2.0  # at most one state-change screenshot this often (a score ticking up is not a flood)
+PHASE4_RESERVE_S = 5.0
+RESTART_SETTLE_S = 0.3  # what the run keeps for scoring when the budget's clock runs short
+REAL_FPS_S = 1.0  # after play, the game runs on in real time this long to measure its frame rate
+
+
+@dataclass
+class Play:
+    """How the exploration is going."""
+
+    started: float
+    deadline: float
+    settle_after: float
+    last_progress: float
+    last_discovery: float
+    next_shot: float
+    last_state_shot: float = -1e9
+    best_score: int | None = None
+    levels: set[int] = field(default_factory=set)
+    over: bool = False
+    stalled: int = 0
+    restarts: int = 0
+    frames_seen: bool = False
+    play_moves_worked: bool = False
+    responded: set[str] = field(default_factory=set)
+    stop_reason: str = ""
+
+
+async def run_phase3(ctx: RunContext, requires_interaction: bool) -> Phase3Result:
+    try:
+        return await _phase3(ctx, requires_interaction)
+    finally:
+        if ctx.clock.stepping:
+            await ctx.clock.stop()
+            if ctx.animated:
+                with contextlib.suppress(EyesError):
+                    await sample_fps(ctx, REAL_FPS_S)  # the rate the game keeps on its own, not the stepped one
+
+
+async def _phase3(ctx: RunContext, requires_interaction: bool) -> Phase3Result:
+    options, evidence = ctx.options, ctx.run.evidence
+    await ctx.clock.start()
+    now = ctx.clock.now()
+    window = min(options.max_explore_s, max(1.0, ctx.budget.remaining_seconds - PHASE4_RESERVE_S))
+    play = Play(started=now, deadline=now + window, settle_after=now + min(options.min_explore_s, window),
+                last_progress=now, last_discovery=now, next_shot=now + options.screenshot_every_s)
+    first_shot = len(ctx.shots)
+    ctx.status("Starting the game")
+    evidence.started = await start_game(ctx, requires_interaction)
+    await ctx.clock.start()  # a game that only began to animate once started
+    ctx.note("game_time", "stepped frame by frame" if ctx.clock.stepping else "real time (no animation frames seen)")
+    calm = await calibrate(ctx)
+    responses = await _probe_controls(ctx, play, calm)
+    evidence.responses = responses
+    if not requires_interaction:
+        evidence.started = evidence.started or any(r.responded for r in responses) or ctx.animated
+    await _explore(ctx, play, calm, responses)
+    evidence.responses = responses + list(ctx.buttons.values())
+    while len(ctx.shots) - first_shot < options.min_screenshots:
+        await ctx.screenshot(f"final-state-{len(ctx.shots) - first_shot + 1}")
+    evidence.play_seconds = round(ctx.clock.now() - play.started, 1)
+    ctx.note("phase3_stop", play.stop_reason or "time")
+    success = play.play_moves_worked or evidence.score_changes > 0
+    errors = [] if success else [NO_PROGRESS]
+    errors += [f"Uncaught error: {item.text}" for item in ctx.problems("page_error", "phase3")][:5]
+    findings = [r for r in responses if r.responded]
+    ctx.run.findings = ("; ".join(f"{r.label} changed the game" + (f" ({r.text_change})" if r.text_change else "")
+                                  for r in findings[:8]) or "No control changed the game.")
+    ctx.status(f"Phase 3 complete - {len(ctx.actions)} actions, {len(ctx.shots) - first_shot} screenshots")
+    return Phase3Result(success=success, screenshotCount=len(ctx.shots) - first_shot, errors=errors,
+                        actionsTaken=sum(1 for a in ctx.actions if a.phase == "phase3"))
+
+
+async def _probe_controls(ctx: RunContext, play: Play, calm: Calm) -> list[ControlResponse]:
+    """Probe each control worth probing, most likely first, while there is time."""
+    wanted = [c for c in ctx.controls if c.confidence >= 0.5 and c.purpose in ("play", "surface")]
+    wanted.sort(key=lambda c: (not c.expected, -c.confidence))
+    responses: list[ControlResponse] = []
+    probing_ends = play.started + PROBING_SHARE * (play.deadline - play.started)
+    first = wanted[:ctx.options.max_probes]
+    # A real-time game can hide one answer (a comet passing, a blink): an expected control that did nothing is tried
+    # once more, and counts as responding if either try showed it.
+    queue = first + [c for c in first if c.expected]
+    spoiled: set[str] = set()
+    turn = -1
+    while turn + 1 < len(queue):
+        turn += 1
+        control = queue[turn]
+        if turn >= len(first) and any(r.control == control.element_selector and r.responded for r in responses):
+            continue
+        if _out_of_time(ctx, play) or _cancelled(ctx) or ctx.clock.now() >= probing_ends:
+            break
+        current = await look(ctx)
+        if current.over or play.over or play.stalled >= 2:
+            await _get_going(ctx, play, calm)
+        label = move_label(control, PROBE_PRESSES if control.key else 1)
+        ctx.decide(DecisionEntry(timestamp=time.time() * 1000, decision=f"probe: {label}",
+                                 context=f"Does {control.description} change the game? "
+                                         f"({len(wanted)} controls to probe)"))
+        seen = await measure(ctx, perform(ctx, control), PROBE_PRESSES if control.key else 1)
+        response = judge(label, control, seen, calm)
+        if not response.responded and _spoiled(seen) and control.element_selector not in spoiled:
+            # The game changed screens around the probe (it ended, a level began): the probe says nothing of the
+            # control. Try it again once the game is going.
+            spoiled.add(control.element_selector)
+            queue.insert(turn + 1 + sum(1 for c in queue[turn + 1:] if c.element_selector in spoiled), control)
+            play.over = True  # most likely an end screen (drawn, so unreadable): start the game again first
+        earlier = next((i for i, r in enumerate(responses) if r.control == control.element_selector), None)
+        if earlier is None:
+            responses.append(response)
+        elif response.responded:
+            responses[earlier] = response
+        _record(ctx, control, label, "Probe: does it change the game?", response, seen)
+        await _take_in(ctx, play, seen, response, control)
+        if response.responded:
+            play.responded.add(control.element_selector)
+        ctx.progress(f"Probing controls: {label} — {'responded' if response.responded else 'no visible effect'}")
+    return responses
+
+
+async def _explore(ctx: RunContext, play: Play, calm: Calm, responses: list[ControlResponse]) -> None:
+    movable = [c for c in ctx.controls if c.confidence >= 0.5 and c.purpose in ("play", "surface")]
+    restarters = {c.element_selector for c in ctx.controls if c.purpose in ("start", "restart")}
+    explorer = Explorer(ctx.options.seed, movable + [c for c in ctx.controls if c.element_selector in restarters],
+                        responses, restarters)
+    pilot = ModelPilot(ctx.model, ctx.budget, ctx.run.id, movable, responses) \
+        if ctx.model is not None and ctx.options.use_model and movable else None
+    while not _should_stop(ctx, play):
+        if play.over or play.stalled >= 2:
+            await _get_going(ctx, play, calm)
+            continue
+        move = await _next_move(ctx, explorer, pilot)
+        if move is None:
+            play.stop_reason = "nothing to do"
+            break
+        if move == "wait":
+            seen = await measure(ctx, None)
+            await _take_in(ctx, play, seen, None, None)
+            continue
+        assert isinstance(move, Move)
+        seen = await measure(ctx, perform(ctx, move.control), move.presses)
+        response = judge(move.label, move.control, seen, calm)
+        explorer.learn(move.control, response.responded)
+        _record(ctx, move.control, move.label, move.reason, response, seen)
+        await _take_in(ctx, play, seen, response, move.control)
+        ctx.progress(f"Playing: {move.label} — {'it changed the game' if response.responded else 'no visible effect'}")
+
+
+async def _next_move(ctx: RunContext, explorer: Explorer, pilot: ModelPilot | None) -> Move | str | None:
+    if pilot is not None and pilot.usable:
+        shot = await ctx.camera.screenshot()
+        state = await ctx.probe.call("state") or {}
+        chosen = await pilot.next(shot[0], f"{state.get('title', '')}\n{state.get('counters', {})}")
+        if chosen is not None:
+            what = chosen if isinstance(chosen, str) else chosen.label
+            ctx.decide(DecisionEntry(timestamp=time.time() * 1000, decision=what,
+                                     context="screenshot + controls: " + pilot.catalogue()[:900],
+                                     ai_model=ctx.model.model if ctx.model else None))
+            return chosen
+        ctx.note("model", pilot.last_problem)
+    move = explorer.next()
+    if move is not None:
+        ctx.decide(DecisionEntry(timestamp=time.time() * 1000, decision=move.label, context=move.reason))
+    return move
+
+
+async def _get_going(ctx: RunContext, play: Play, calm: Calm) -> None:
+    """The game is over or stuck: try to start it again; a game that comes back counts as a restart."""
+    before = await look(ctx)
+    was_over = before.over or play.over
+    touch, button = await restart_game(ctx, play.restarts)
+    play.restarts += 1
+    await ctx.clock.wait(RESTART_SETTLE_S)
+    after = await look(ctx)
+    change = page_change(before, after)
+    back = touch.done and ((was_over and not after.over) or changed_share(before.frame, after.frame) > 0.01
+                           or change.any)
+    if button is not None:
+        ctx.button_used(button, "restart", back)
+    play.over = after.over
+    if back:
+        play.stalled = 0
+        if was_over and not after.over:
+            ctx.run.evidence.restart_seen = True
+            ctx.run.evidence.state_changes += 1
+            play.last_discovery = ctx.clock.now()
+            await ctx.screenshot("restarted")
+    if play.restarts > 6 and not back:
+        play.stop_reason = "the game could not be started again"
+        play.deadline = ctx.clock.now()
+
+
+async def _take_in(ctx: RunContext, play: Play, seen: Measured, response: ControlResponse | None,
+                   control: ControlDiscovery | None) -> None:
+    """Update what the exploration knows from one measured move: progress, score, game over, screenshots."""
+    evidence, now = ctx.run.evidence, ctx.clock.now()
+    after, change = seen.after, seen.change
+    frames = int(after.state.get("frames") or 0) - int(seen.before.state.get("frames") or 0)
+    seconds = max(after.at - seen.before.at, 1e-3)
+    if not ctx.clock.stepping:  # stepped frames say nothing of the rate the game keeps
+        evidence.fps_samples.append(round(frames / seconds, 1))
+    play.frames_seen = play.frames_seen or frames > 0
+    ctx.animated = ctx.animated or frames > 0
+    still = seen.share_act == 0 and seen.share_idle == 0 and not change.any
+    if still and ctx.animated and frames == 0 and not after.over:
+        evidence.frozen_seconds = round(evidence.frozen_seconds + seconds, 1)
+    play.stalled = play.stalled + 1 if still else 0
+    evidence.score_seen = evidence.score_seen or after.score is not None
+    if response is not None and response.responded:
+        play.last_progress = now
+        evidence.effective_actions += 1
+        if control is not None and control.purpose in ("play", "surface"):
+            play.play_moves_worked = True
+        if control is not None and control.element_selector not in play.responded:
+            play.responded.add(control.element_selector)
+            play.last_discovery = now
+    state_change = seen.share_act >= TRANSITION_SHARE or bool(change.appeared or change.gone)
+    score = after.score
+    if score is not None and seen.before.score is not None and score != seen.before.score:
+        evidence.score_changes += 1
+        if play.best_score is None or score > play.best_score:
+            play.best_score = score
+            play.last_discovery = now
+            state_change = True
+    level = after.counters.get("level")
+    if level is not None and level not in play.levels:
+        play.levels.add(level)
+        play.last_discovery, state_change = now, True
+    if change.appeared & OVER_WORDS and not play.over:
+        evidence.game_over_seen = True
+        play.last_discovery = now
+    play.over = after.over
+    if state_change:
+        evidence.state_changes += 1
+    name = (move_label(control) if control is not None else "watching")
+    if after.over and change.appeared & OVER_WORDS:
+        await ctx.screenshot(f"game-over-after-{name}")
+        play.last_state_shot = now
+    elif state_change and now - play.last_state_shot >= STATE_SHOT_GAP_S:
+        await ctx.screenshot(f"state-change-after-{name}")
+        play.last_state_shot = now
+    elif now >= play.next_shot:
+        await ctx.screenshot(f"play-{int(now - play.started)}s-{name}")
+    if now >= play.next_shot:
+        play.next_shot = now + ctx.options.screenshot_every_s
+
+
+def _spoiled(seen: Measured) -> bool:
+    """A screen change or the game's end while the probe watched the game left alone, or the game over after it."""
+    return seen.share_idle >= TRANSITION_SHARE or seen.after.over or bool(seen.idle_change.appeared & OVER_WORDS)
+
+
+def _record(ctx: RunContext, control: ControlDiscovery, label: str, reasoning: str, response: ControlResponse,
+            seen: Measured) -> None:
+    if seen.touch is not None and not seen.touch.done:
+        outcome = f"could not act: {seen.touch.said}"
+    elif response.responded:
+        how = []
+        if response.novel_blocks:
+            how.append(f"{response.novel_blocks} blocks of the picture changed beyond the game's own motion")
+        if response.text_change:
+            how.append(response.text_change)
+        if response.latency_ms is not None:
+            how.append(f"first visible after ~{response.latency_ms:.0f} ms")
+        outcome = "the game responded: " + ("; ".join(how) or "the screen changed")
+    else:
+        outcome = "no visible effect beyond what the game does on its own"
+    ctx.act(AgentAction(timestamp=time.time() * 1000, action="keyboard" if control.key else "click",
+                        reasoning=reasoning, outcome=outcome, phase="phase3", target=label))
+
+
+def _should_stop(ctx: RunContext, play: Play) -> bool:
+    now = ctx.clock.now()
+    if play.stop_reason:
+        return True
+    if _out_of_time(ctx, play):
+        play.stop_reason = play.stop_reason or "time"
+        return True
+    if _cancelled(ctx):
+        play.stop_reason = "cancelled"
+        return True
+    if now - play.last_progress >= ctx.options.no_progress_s:
+        play.stop_reason = f"no progress for {ctx.options.no_progress_s:g} s"
+        return True
+    if now >= play.settle_after and now - play.last_discovery >= ctx.options.no_progress_s:
+        play.stop_reason = "nothing new to learn"
+        return True
+    return False
+
+
+def _out_of_time(ctx: RunContext, play: Play) -> bool:
+    return ctx.clock.now() >= play.deadline or ctx.budget.remaining_seconds <= PHASE4_RESERVE_S or \
+        ctx.budget.steps >= ctx.budget.limits.max_steps
+
+
+def _cancelled(ctx: RunContext) -> bool:
+    return bool(ctx.control is not None and ctx.control.cancel_requested)

@@ -1,0 +1,180 @@
+"""Does a control do anything? Each probe watches the game as long without acting, acts, and watches again; the
+effect is what the pictures and the page's text show beyond what the game does on its own.
+
+The same probe with no action (a calibration) measures what the game does on its own — twinkling backgrounds,
+enemies, timers — so a busy game is not mistaken for a responsive one, nor a quiet one for a dead one. Pixel
+evidence counts the blocks of the play surface that changed while acting and changed neither just before nor just
+after (a sprite that moved), or a steady motion that changed course (a snake that turned: its later changes are not
+its earlier ones carried along, frames.surprise); page evidence is a counter or a game word that changed only while
+acting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from studio.game.frames import Frame, changed_blocks, dilate, predictability, surprise, unexplained
+from studio.game.hands import Touch
+from studio.game.looking import OVER_WORDS, Look, PageChange, look, page_change
+from studio.game.run_context import RunContext
+from studio.models.game import ControlDiscovery, ControlResponse
+
+TRANSITION_SHARE = 0.25  # of the surface changing at once: a screen change (a menu closed, a level began)
+MIN_NOVEL_BLOCKS = 4
+STEADY = 0.7  # a game whose own motion is this predictable shows a turn as a drop of
+TURN_DROP = 0.4  # this much in predictability
+HARM_COUNTERS = {"lives", "life", "health", "hp"}
+REPEAT_S = 0.05  # between the presses of a held key (a keyboard's repeat), and the step of the latency watch
+
+
+@dataclass
+class Calm:
+    """What the game does with nobody acting: the noise a probe must rise above."""
+
+    novel: int = 0
+    share: float = 0.0
+    steady: float | None = None  # how predictable the game's own motion is (see frames.predictability)
+    surprise: int = 0  # blocks of the game's own motion that its earlier motion did not predict (frames.surprise)
+    text_moves: bool = False  # the page's text changes on its own (a clock, a survival score)
+    counters_move: set[str] | None = None
+
+    @property
+    def novel_floor(self) -> int:
+        return max(MIN_NOVEL_BLOCKS, 3 * self.novel + 2)
+
+    @property
+    def surprise_floor(self) -> int:
+        return max(MIN_NOVEL_BLOCKS, 2 * self.surprise + 2)
+
+    def turned(self, seen: Measured) -> bool:
+        """The game's one steady motion changed course after the action (a snake turning): only said of games whose
+        motion left alone is predictable."""
+        return (self.steady is not None and self.steady >= STEADY and seen.predictability is not None
+                and seen.predictability <= self.steady - TURN_DROP)
+
+
+@dataclass
+class Measured:
+    """What one watched action (or pause) showed."""
+
+    novel: int
+    predictability: float | None
+    surprise: int
+    share_act: float
+    share_idle: float
+    change: PageChange
+    idle_change: PageChange
+    latency_ms: float | None
+    before: Look
+    after: Look
+    touch: Touch | None
+
+
+Act = Callable[[], Awaitable[Touch]]
+
+
+async def measure(ctx: RunContext, act: Act | None, repeats: int = 1) -> Measured:
+    """Watch, act `repeats` times (a held key) or only wait when `act` is None, watch again."""
+    window = ctx.options.probe_window_s
+    l0 = await look(ctx)
+    await ctx.clock.wait(window)
+    l1 = await look(ctx)
+    idle = changed_blocks(l0.frame, l1.frame)
+    touch, latency = None, None
+    if act is not None:
+        touch, latency = await _act_watching(ctx, act, repeats, l1.frame, idle, window)
+    else:
+        await ctx.clock.wait(window)
+    l2 = await look(ctx)
+    await ctx.clock.wait(window)
+    l3 = await look(ctx)
+    acting = changed_blocks(l1.frame, l2.frame)
+    after = changed_blocks(l2.frame, l3.frame)
+    same = acting.shape == idle.shape == after.shape
+    novel = unexplained(idle, acting, after) if same else 0
+    steady = predictability(idle, after) if same else None
+    unforeseen = surprise(idle, after) if same and steady is not None else 0
+    return Measured(novel=novel, predictability=steady, surprise=unforeseen, share_act=_share(acting), share_idle=max(_share(idle), _share(after)),
+                    change=page_change(l1, l3), idle_change=page_change(l0, l1), latency_ms=latency,
+                    before=l1, after=l3, touch=touch)
+
+
+async def _act_watching(ctx: RunContext, act: Act, repeats: int, base: Frame, idle: np.ndarray,
+                        window: float) -> tuple[Touch, float | None]:
+    """Act `repeats` times (a keyboard's repeat apart: three frames), a picture after each, then keep looking until
+    the window is over; the latency is the game time from the first action to the first picture showing more change
+    than the game makes on its own."""
+    clock = ctx.clock
+    started = clock.now()
+    floor = max(MIN_NOVEL_BLOCKS, int(idle.sum() * 0.5) + 1)
+    latency: float | None = None
+    touch = Touch(False, "", 0.0)
+    count = 0
+    while count < repeats or (latency is None and clock.now() < started + window):
+        if count < repeats:
+            touch = await act()
+            count += 1
+            if not touch.done:
+                break
+        if clock.stepping:
+            await clock.wait(REPEAT_S)
+        if latency is None:
+            frame = await ctx.camera.frame(ctx.play_box())
+            grid = changed_blocks(base, frame)
+            if grid.shape == idle.shape and int((grid & ~dilate(idle, 1)).sum()) >= floor:
+                latency = round((clock.now() - started) * 1000, 1)
+    return Touch(touch.done, touch.said, clock.now() - started), latency
+
+
+async def calibrate(ctx: RunContext, rounds: int = 2) -> Calm:
+    """Measure the game left alone, `rounds` times."""
+    calm = Calm(counters_move=set())
+    steadiness: list[float | None] = []
+    for _ in range(rounds):
+        seen = await measure(ctx, None)
+        steadiness.append(seen.predictability)
+        calm.novel = max(calm.novel, seen.novel)
+        calm.surprise = max(calm.surprise, seen.surprise)
+        calm.share = max(calm.share, seen.share_act, seen.share_idle)
+        calm.text_moves = calm.text_moves or seen.change.text or seen.idle_change.text
+        assert calm.counters_move is not None
+        calm.counters_move |= set(seen.change.counters) | set(seen.idle_change.counters)
+    known = [value for value in steadiness if value is not None]
+    calm.steady = min(known) if len(known) == len(steadiness) and known else None
+    return calm
+
+
+def judge(label: str, control: ControlDiscovery, seen: Measured, calm: Calm) -> ControlResponse:
+    """Whether the measured action made the game respond, beyond what it does on its own."""
+    change, idle = seen.change, seen.idle_change
+    moving = calm.counters_move or set()
+    counters = {name: value for name, value in change.counters.items() if name not in moving
+                and name not in idle.counters and not _harm(name, value)}
+    ended = bool(change.appeared & OVER_WORDS)  # the game ending by itself is no answer to a key
+    words = (change.appeared | change.gone) - (idle.appeared | idle.gone)
+    # Other text than a counter (a status line, a message); a counter's own change is judged above.
+    text = change.text and not change.counters and not calm.text_moves and not idle.text
+    transition = seen.share_act >= TRANSITION_SHARE and seen.share_idle < TRANSITION_SHARE / 2
+    # A screen change while the game was left alone (it ended, a level began) hides what the action did to pixels.
+    pixels = seen.share_idle < TRANSITION_SHARE and (seen.novel >= calm.novel_floor or calm.turned(seen)
+                                                     or seen.surprise >= calm.surprise_floor)
+    responded = (not ended or bool(change.gone & OVER_WORDS)) and (pixels or bool(counters) or bool(words)
+                                                                    or text or transition)
+    said = change.describe() if (counters or words or text or change.url) else ""
+    return ControlResponse(control=control.element_selector, label=label, purpose=control.purpose or "play",
+                           expected=control.expected, responded=responded,
+                           latency_ms=seen.latency_ms if responded else None,
+                           changed_share=round(seen.share_act, 3), idle_share=round(seen.share_idle, 3),
+                           novel_blocks=seen.novel, text_change=said)
+
+
+def _harm(name: str, value: tuple[int, int]) -> bool:
+    """Lives or health going down: the game acting on the player, not an answer to a key."""
+    return name in HARM_COUNTERS and value[1] < value[0]
+
+
+def _share(grid: np.ndarray) -> float:
+    return float(grid.mean()) if grid.size else 0.0

@@ -1,0 +1,209 @@
+"""The scoring rubric used with no model (and whenever a model's scores cannot be used): each of seed 002's five
+metrics computed from measured evidence, with a 2–3 sentence justification citing the numbers. Shares are counted in
+bands (most ≥ 75 %: 1, many ≥ 50 %: 0.66, some ≥ 25 %: 0.33, a few: 0.15, none: 0) so that a real-time game's jitter
+(one probe more or less) does not move a score.
+
+Load (15 %) — starts at 100. The page not answering (or answering 4xx/5xx) is 5; a blank page is 15. Load time over
+3 s costs 10, over 6 s 20, over 10 s 35; each failed request while loading 10 (at most 30); each console error or
+uncaught error while loading 5 (at most 15).
+
+Visual (20 %) — the game never appearing is 5; no screenshot is 0; every screenshot blank is 5; a play surface
+(canvas or board) blank in most screenshots is 20. Otherwise 40, plus 30 / 20 / 10 for detail (the share of the
+picture with visible edges: 0.10, 0.05, 0.02 or more), plus 20 when the picture changes between at least 30 % of
+consecutive screenshots (10 when it changes at all); a missing image (a failed image request) costs 10, a frozen
+picture 15.
+
+Controls (20 %) — 10, plus 70 × the band of the game's controls that changed the game when probed (the controls the
+input schema or the page's instructions name, and any other that responded), plus 10 × the band of its buttons
+(start, restart) that worked, plus 10 when a first response was seen within 500 ms (5 when later). Nothing to control
+is 5.
+
+Playability (30 %) — the game started or ran: 15; its play controls worked: 20 × their band; visible state changes:
+15 for 3 or more, 8 for fewer; a score, level or lives shown (or objectives given): 10; the score changed while
+playing: 15; a game over seen: 10; a restart that worked after it: 10 (no game over seen in the time played: 5). A
+frozen picture costs 20, each distinct uncaught error 5 (at most 15). Exploration that never ran is 0.
+
+Technical (15 %) — starts at 100. Each distinct uncaught error costs 20 (at most 50) and each further one 2 (at most
+10); each console error 5 (at most 20); each failed request 10 (at most 30). A game animating below 20 frames per
+second costs 15 (below 10: 25), a frozen frame loop 25; long tasks blocking the page for more than 2 s in all 10.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from studio.models.game import METRIC_WEIGHTS, GameEvidence, MetricScore
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif")
+
+
+def score_all(evidence: GameEvidence) -> list[MetricScore]:
+    """The five metrics, in the seed's order."""
+    return [load(evidence), visual(evidence), controls(evidence), playability(evidence), technical(evidence)]
+
+
+def overall(metrics: list[MetricScore]) -> int:
+    """The weighted average (Load 15, Visual 20, Controls 20, Playability 30, Technical 15)."""
+    total = sum(METRIC_WEIGHTS[m.name] * m.score for m in metrics)
+    weight = sum(METRIC_WEIGHTS[m.name] for m in metrics) or 1
+    return round(total / weight)
+
+
+def band(share: float) -> float:
+    """A share (0..1) in coarse bands — most, many, some, few, none — so that one probe more or less in a real-time
+    game does not move a score: the same seed then gives the same scores."""
+    return 1.0 if share >= 0.75 else 0.66 if share >= 0.5 else 0.33 if share >= 0.25 else 0.15 if share > 0 else 0.0
+
+
+def _clamp(value: float) -> int:
+    return max(0, min(100, round(value)))
+
+
+def _seconds(ms: float | None) -> str:
+    return f"{ms / 1000:.1f} s" if ms is not None else "an unknown time"
+
+
+def load(e: GameEvidence) -> MetricScore:
+    if not e.reachable:
+        status = f"HTTP {e.http_status}" if e.http_status else "no answer"
+        return MetricScore(name="load", score=5, justification=(
+            f"The game URL could not be opened ({status}), so nothing loaded. Every other score rests on this."))
+    if e.blank_page:
+        return MetricScore(name="load", score=15, justification=(
+            f"The page answered (HTTP {e.http_status}) but stayed blank: a uniform screen with no text. "
+            "The game did not appear."))
+    score = 100.0
+    load_ms = e.load_ms or 0
+    score -= 35 if load_ms > 10_000 else 20 if load_ms > 6_000 else 10 if load_ms > 3_000 else 0
+    failed = [item for item in e.failed_requests if item.startswith("phase1 ")]
+    score -= min(30, 10 * len(failed))
+    load_errors = sum(1 for item in e.distinct_errors if item.startswith("phase1 "))
+    score -= min(15, 5 * load_errors)
+    timings = f"DOMContentLoaded {_seconds(e.dom_content_loaded_ms)}, first paint {_seconds(e.first_paint_ms)}"
+    problems = []
+    if failed:
+        problems.append(f"{len(failed)} failed request(s) while loading ({failed[0].removeprefix('phase1 ')[:80]})")
+    if load_errors:
+        problems.append(f"{load_errors} error(s) logged while loading")
+    said = "; ".join(problems) if problems else "No failed requests and no errors while loading"
+    return MetricScore(name="load", score=_clamp(score), justification=(
+        f"The page answered HTTP {e.http_status or 200} and finished loading in {_seconds(e.load_ms)} ({timings}). "
+        f"It was not blank and showed {e.surface or 'the page'}. {said}."))
+
+
+def visual(e: GameEvidence) -> MetricScore:
+    if not e.reachable:
+        return MetricScore(name="visual", score=5, justification=(
+            f"The game never appeared: {e.screenshots} screenshot(s) show only the page that answered instead "
+            f"(HTTP {e.http_status or 'none'}). Nothing of the game could be judged."))
+    if e.screenshots == 0:
+        return MetricScore(name="visual", score=0, justification="No screenshot could be taken, so nothing was seen.")
+    if e.blank_shots >= e.screenshots:
+        return MetricScore(name="visual", score=5, justification=(
+            f"All {e.screenshots} screenshots were blank (one uniform colour). Nothing was drawn."))
+    if e.surface_kind != "page" and e.blank_surface_shots * 2 >= e.screenshots:
+        return MetricScore(name="visual", score=20, justification=(
+            f"The play surface ({e.surface}) was blank in {e.blank_surface_shots} of {e.screenshots} screenshots, "
+            "although the page around it showed. The game draws nothing a player can see."))
+    detail = 30 if e.detail_level >= 0.1 else 20 if e.detail_level >= 0.05 else 10 if e.detail_level >= 0.02 else 0
+    changing = e.distinct_frames / max(1, e.screenshots - 1)
+    moving = 20 if changing >= 0.3 else 10 if e.distinct_frames else 0
+    score = 40 + detail + moving
+    missing = [item for item in e.failed_requests if item.split("?")[0].lower().endswith(IMAGE_SUFFIXES)]
+    notes = []
+    if missing:
+        score -= 10
+        notes.append(f"an image failed to load ({missing[0].split(' ', 1)[-1][:80]})")
+    if e.frozen_seconds > 0:
+        score -= 15
+        notes.append(f"the picture froze for {e.frozen_seconds:.0f} s while playing")
+    said = ("; ".join(notes).capitalize() + ".") if notes else "No missing images or frozen frames were seen."
+    return MetricScore(name="visual", score=_clamp(score), justification=(
+        f"{e.screenshots} screenshots show {e.surface or 'the page'} with detail level {e.detail_level:.2f} "
+        f"(share of the picture with visible edges) and {e.distinct_frames} change(s) between consecutive "
+        f"screenshots. {said}"))
+
+
+def controls(e: GameEvidence) -> MetricScore:
+    responses = e.responses
+    if not responses:
+        score = 5 if e.controls_found == 0 else 10
+        return MetricScore(name="controls", score=score, justification=(
+            f"{e.controls_found} control(s) were found but none could be tried, so no response was measured."
+            if e.controls_found else "No control of the game was found (no buttons, keys or clickable surface)."))
+    play = [r for r in responses if r.purpose in ("play", "surface")]
+    buttons = [r for r in responses if r.purpose in ("start", "restart")]
+    counted = [r for r in play if r.responded or r.expected] or play
+    play_share = band(sum(r.responded for r in counted) / len(counted) if counted else 0.0)
+    button_share = band(sum(r.responded for r in buttons) / len(buttons)) if buttons else play_share
+    latencies = [r.latency_ms for r in responses if r.responded and r.latency_ms is not None]
+    median = statistics.median(latencies) if latencies else None
+    speed = 0.0 if median is None else 10.0 if median <= 500 else 5.0
+    points = 10 + 70 * play_share + 10 * button_share + speed
+    worked = [r.label for r in counted if r.responded]
+    dead = [r.label for r in counted if not r.responded]
+    first = (f"{len(worked)} of {len(counted)} game controls changed the game when tried"
+             + (f" ({', '.join(worked[:5])})" if worked else ""))
+    second = f"No visible effect from {', '.join(dead[:5])}." if dead else "Every control tried responded."
+    third = (f"The median first visible response came after ~{median:.0f} ms (measured to the next picture)."
+             if median is not None else "No response time could be measured.")
+    if buttons:
+        third = third[:-1] + f"; {sum(r.responded for r in buttons)} of {len(buttons)} buttons worked."
+    return MetricScore(name="controls", score=_clamp(points), justification=f"{first}. {second} {third}")
+
+
+def playability(e: GameEvidence) -> MetricScore:
+    if "phase3" in e.phases_failed and e.actions == 0:
+        return MetricScore(name="playability", score=0, justification=(
+            "The game could not be played: gameplay exploration did not run. There is no evidence of play."))
+    tried = [r for r in e.responses if r.purpose in ("play", "surface") and (r.responded or r.expected)]
+    play = [r for r in tried if r.responded]
+    share = len(play) / len(tried) if tried else 0.0
+    score = 15.0 if e.started else 0.0
+    score += 20 * band(share)
+    score += 15 if e.state_changes >= 3 else 8 if e.state_changes else 0
+    score += 10 if (e.score_seen or e.objectives) else 0
+    score += 15 if e.score_changes else 0
+    if e.game_over_seen:
+        score += 10 + (10 if e.restart_seen else 0)
+    else:
+        score += 5
+    if e.frozen_seconds > 0:
+        score -= 20
+    crashes = sum(1 for item in e.distinct_errors if item.startswith("phase3 ") and "uncaught" in item)
+    score -= min(15, 5 * crashes)
+    loop = ("a game over was seen" + (" and a restart worked" if e.restart_seen else ", but no restart worked")
+            if e.game_over_seen else f"no game over came in {e.play_seconds:.0f} s of play")
+    first = (f"The game {'started and ' if e.started else 'never visibly started; it '}"
+             f"{'responded to ' + str(len(play)) + ' of ' + str(len(tried)) + ' controls' if tried else 'had no controls'}"
+             f" during {e.play_seconds:.0f} s of play, with {e.state_changes} visible state change(s)")
+    second = (f"The score changed {e.score_changes} time(s)" if e.score_changes
+              else "A score was shown but never changed" if e.score_seen else "No score, level or lives were shown")
+    third = f"; {loop}." + (f" The picture froze for {e.frozen_seconds:.0f} s." if e.frozen_seconds else "")
+    return MetricScore(name="playability", score=_clamp(score), justification=f"{first}. {second}{third}")
+
+
+def technical(e: GameEvidence) -> MetricScore:
+    score = 100.0
+    uncaught = [item for item in e.distinct_errors if "uncaught" in item]
+    score -= min(50, 20 * len(uncaught)) + min(10, 2 * max(0, e.page_errors - len(uncaught)))
+    score -= min(20, 5 * e.console_errors)
+    score -= min(30, 10 * len(e.failed_requests))
+    animated = [fps for fps in e.fps_samples if fps > 0]
+    fps = statistics.median(animated) if animated else None
+    if fps is not None:
+        score -= 25 if fps < 10 else 15 if fps < 20 else 0
+    if e.frozen_seconds > 0:
+        score -= 25
+    if e.long_task_ms > 2000:
+        score -= 10
+    first = (f"{e.page_errors} uncaught error(s) ({len(uncaught)} distinct), {e.console_errors} console error(s) and "
+             f"{len(e.failed_requests)} failed request(s) were recorded")
+    if uncaught:
+        first += f"; first: {uncaught[0].split(': ', 1)[-1][:90]}"
+    second = (f"The game's frame loop ran at a median {fps:.0f} frames per second" if fps is not None
+              else "The game drew no animation frames (it redraws only on input, or not at all)")
+    if e.frozen_seconds:
+        second += f", and stopped for {e.frozen_seconds:.0f} s"
+    third = f"{e.long_tasks} long task(s) blocked the page for {e.long_task_ms:.0f} ms in all."
+    return MetricScore(name="technical", score=_clamp(score), justification=f"{first}. {second}. {third}")
