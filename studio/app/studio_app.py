@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from studio.app.browser_service import BrowserService
 from studio.app.case_service import CaseService
+from studio.app.game_service import GameService
 from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
 from studio.app.race_service import RaceService
@@ -28,6 +29,7 @@ class StudioServices:
         self.race = RaceService(self.browser, self.project)
         self.playground = PlaygroundService(self.browser, self.project)
         self.cases = CaseService(self.project)
+        self.games = GameService(self.browser, self.project)
 
     def _settings_changed(self, settings: StudioSettings) -> None:
         self.runtime.settings = settings  # the next session, job budget and model follow them
@@ -35,6 +37,7 @@ class StudioServices:
     async def shutdown(self) -> None:
         """Stop jobs, close the browser (frames must stop before the loop ends), then the project file."""
         await self.playground.shutdown()
+        await self.games.shutdown()
         await self.race.shutdown()
         await self.browser.shutdown()
         await self.runtime.aclose()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from studio import __version__
 from studio.app.browser_service import BrowserService
 from studio.app.case_service import CaseService
+from studio.app.game_service import GameService
 from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
 from studio.app.race_service import RaceService
@@ -30,6 +31,7 @@ from studio.settings import StudioSettings
 from studio.ui.dialogs import ScreenshotViewer, SettingsDialog
 from studio.ui.docks import DockHost
 from studio.ui.events_dock import EventsPanel
+from studio.ui.game_front import GameFront
 from studio.ui.live_page_window import LivePagePlacement
 from studio.ui.live_view import LiveView
 from studio.ui.message_bar import MessageBar
@@ -50,7 +52,7 @@ class StudioWindow(QMainWindow):
 
     def __init__(self, browser: BrowserService, project: ProjectService, settings: SettingsService,
                  race: RaceService | None = None, playground: PlaygroundService | None = None,
-                 cases: CaseService | None = None) -> None:
+                 cases: CaseService | None = None, games: GameService | None = None) -> None:
         super().__init__()
         self.browser = browser
         self.project = project
@@ -91,6 +93,7 @@ class StudioWindow(QMainWindow):
         if playground is not None and cases is not None:
             self.playground = PlaygroundFront(self, playground, cases)
             self.workspaces.register(PLAYGROUND)
+        self.games: GameFront | None = GameFront(self, games) if games is not None else None
         self.workspaces.add_switcher(self.url_bar)
         self.workspaces.start()  # the last session's workspace, with its layout
 
@@ -327,4 +330,4 @@ def _with_suffix(path: str) -> str:
 def build_window(services: StudioServices) -> StudioWindow:
     """The window as `studio gui` builds it: every capability's docks and workspace on the services."""
     return StudioWindow(services.browser, services.project, services.settings, services.race, services.playground,
-                        services.cases)
+                        services.cases, games=services.games)
