@@ -121,9 +121,13 @@ class LiveScreencast:
         )
         self._frames_since_refresh += 1
         if self._frames_since_refresh >= 2:  # activity (the refresh's own picture can cause one frame: no loop)
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # frames handed over outside a loop (tests of the ordering): nothing to settle
+                return
             if self._settle is not None:
                 self._settle.cancel()
-            self._settle = asyncio.get_running_loop().call_later(SETTLE_S, self._start_refresh)
+            self._settle = loop.call_later(SETTLE_S, self._start_refresh)
 
     def _start_refresh(self) -> None:
         self._settle = None

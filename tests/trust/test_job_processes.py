@@ -26,19 +26,25 @@ def studio(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           cwd=ROOT, env=dict(os.environ))
 
 
-def wait_for_running_job(project: Path, seconds: float = 60) -> str:
+def wait_for_running_job(project: Path, seconds: float = 90, process: subprocess.Popen | None = None) -> str:
+    """The id of the job running in `project`, read without writing (the other process keeps writing)."""
     deadline = time.monotonic() + seconds
+    problem = "the project file was never created"
     while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            out, err = process.communicate()
+            raise AssertionError(f"the command ended ({process.returncode}) before its job ran: {err[-2000:]}{out[-500:]}")
         if project.exists():
             try:
-                with ProjectFile.open(project) as opened:
+                with ProjectFile.open(project, writable=False) as opened:
                     running = [job.id for job in opened.jobs.all(status="running")]
-            except Exception:
-                running = []  # the other process is still creating the file
+                problem = "no job was running"
+            except Exception as error:  # the other process is still creating the file
+                running, problem = [], f"{type(error).__name__}: {error}"
             if running:
                 return running[0]
         time.sleep(0.2)
-    raise AssertionError("no job started running")
+    raise AssertionError(f"no job started running ({problem})")
 
 
 def test_a_killed_job_is_interrupted_then_resumed(hostile, tmp_path, browser_info):
@@ -46,7 +52,7 @@ def test_a_killed_job_is_interrupted_then_resumed(hostile, tmp_path, browser_inf
     hostile.knobs["slow_s"] = 6.0
     command = ["preflight", hostile.app_url + "/slow", "--project", str(project), "--quiet"]
     process = studio_process(*command)
-    job_id = wait_for_running_job(project)
+    job_id = wait_for_running_job(project, process=process)
     os.kill(process.pid, signal.SIGKILL)
     process.wait(10)
 
@@ -71,7 +77,7 @@ def test_sigterm_cancels_the_job_cleanly(hostile, tmp_path, browser_info):
     project = tmp_path / "p.studio"
     hostile.knobs["slow_s"] = 20.0
     process = studio_process("preflight", hostile.app_url + "/slow", "--project", str(project), "--quiet")
-    job_id = wait_for_running_job(project)
+    job_id = wait_for_running_job(project, process=process)
     time.sleep(0.5)
     process.send_signal(signal.SIGTERM)
     _out, err = process.communicate(timeout=30)
