@@ -143,12 +143,15 @@ def concurrency(catalogs: list[PageCatalog], page: PageCatalog, requires_login: 
     submit = click(form.submit, "")
     if before is None or submit is None or fields is None:
         return []
-    double = submit.model_copy(update={"target": f"{submit.target} (twice, quickly)",
+    # One double-click: two presses as fast as a user's, the second landing while the first is in flight. Two
+    # separate clicks would wait for the button between them, and a form that moves on after its first submission
+    # would leave the second waiting for a button that is gone.
+    double = submit.model_copy(update={"action": "dblclick", "target": f"{submit.target} (twice, quickly)",
                                        "expected": "Only one submission is made."})
     return [Draft(
         title=f"{page.heading}: pressing {form.submit.name} twice submits once", gap_type="concurrency",
         priority="P1", preconditions=_signed_in(requires_login), tags=["concurrency", "double-submit"],
-        page=base_path(page), steps=[navigate(page), *before, *fields, submit, double],
+        page=base_path(page), steps=[navigate(page), *before, *fields, double],
         expected_results=["Exactly one record is created (one confirmation, one reference).",
                           "The second press is ignored or disabled while the first is in flight."])]
 

@@ -19,6 +19,7 @@ from studio.playground import Playground
 from studio.store.project import ProjectFile
 from tests.apps.base import FaultyApp
 from tests.apps.list_app import ListApp
+from tests.apps.records_app import RecordsApp
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -54,12 +55,23 @@ def kill_rate(name: str, results: dict[str | None, tuple[int, str]]) -> float:
     return rate
 
 
+APPS = {"list": ListApp, "catalogue": RecordsApp}
+AT_LEAST = {"list": 8, "catalogue": 5}  # cases: the features a tester expects covered
+# Known gap (measured 0 of 6): the catalogue's generated cases pass on the healthy app but assert nothing its faults
+# break (the saved copies, the search result, the toast, the page rows). The puzzle is a game: New Suite points to
+# game evaluation and writes no cases, so it has no generated-case kill rate.
+GAPS = {"catalogue": "the catalogue's generated cases do not yet assert what its faults break"}
+
+
 @pytest.mark.timeout(1200)
-async def test_the_cases_written_for_the_list_app_catch_its_faults(tmp_path, browser_info):
-    with ListApp() as app:
-        cases = await written_cases(app, tmp_path / "list.studio")
-        assert len(cases) >= 8, [case.title for case in cases]
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xfail(reason=GAPS[name], strict=True))
+                                  if name in GAPS else name for name in APPS])
+async def test_the_cases_written_for_each_fixture_app_catch_its_faults(name, tmp_path, browser_info):
+    shape = APPS[name]
+    with shape() as app:
+        cases = await written_cases(app, tmp_path / f"{name}.studio")
+        assert len(cases) >= AT_LEAST[name], [case.title for case in cases]
         export_cases(cases, lambda _case: app.base_url + "/", "python", tmp_path / "out")
         # Ten runs at once: a run spends its time waiting out the checks that fail, not on the CPU.
-        results = await kill_matrix(ListApp, tmp_path / "out", browser_info.path, app, parallel=10)
-    assert kill_rate("list", results) >= 0.9
+        results = await kill_matrix(shape, tmp_path / "out", browser_info.path, app, parallel=10)
+    assert kill_rate(name, results) >= 0.9
