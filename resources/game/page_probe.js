@@ -276,7 +276,8 @@
   }
 
   Object.defineProperty(window, KEY, {
-    value: { counts, state, surface, interaction, timing, keyHints, painted, outline, clearOutline, stepping, run },
+    value: { counts, state, surface, interaction, timing, keyHints, painted, outline, clearOutline, stepping, run,
+             gameTime: () => (clock.stepping ? clock.now : null) },
     enumerable: false,
   });
 })();

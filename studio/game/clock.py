@@ -27,6 +27,7 @@ class GameClock:
         self.stepping = False
         self._base = 0.0  # the monotonic clock when stepping began: game time goes on from there
         self._game_s = 0.0  # game seconds stepped since
+        self._page_base_ms = 0.0  # the page's game clock when ours read zero
 
     def now(self) -> float:
         """Seconds: game time while stepping (continuing the monotonic clock from when stepping began), the
@@ -49,6 +50,8 @@ class GameClock:
                 return False
             self._base, self._game_s = time.monotonic(), 0.0
             self.stepping = bool(await self.probe.call("stepping", True))
+            if self.stepping:
+                await self._rebase()
         except EyesError as error:
             log.info("the game keeps real time: %s", error)
             self.stepping = False
@@ -64,6 +67,17 @@ class GameClock:
         except EyesError as error:  # the page went away: nothing to give back
             log.info("could not give the game its real time back: %s", error)
 
+    async def sync(self) -> None:
+        """Catch up with frames the page ran by itself (a key or button release lets two run: page_probe.js)."""
+        if not self.stepping:
+            return
+        try:
+            page_ms = await self.probe.call("gameTime")
+        except EyesError:
+            return
+        if isinstance(page_ms, (int, float)):
+            self._game_s = max(self._game_s, (page_ms - self._page_base_ms) / 1000)
+
     async def wait(self, seconds: float) -> None:
         """Let `seconds` of game time pass (stepped frames over as much real time, or a plain sleep)."""
         if not self.stepping:
@@ -77,9 +91,18 @@ class GameClock:
             await asyncio.sleep(seconds)
             reply = {"stepping": True}
         self._game_s += frames * FRAME_S
+        if reply.get("stepping", False) and isinstance(reply.get("now"), (int, float)):
+            self._game_s = max(self._game_s, (reply["now"] - self._page_base_ms) / 1000)
         if not reply.get("stepping", False):
             # A new document (a reload, a restart by navigation) runs in real time again: step it too.
             try:
                 await self.probe.call("stepping", True)
+                await self._rebase()
             except EyesError:
                 self.stepping = False
+
+    async def _rebase(self) -> None:
+        """Tie the page's game clock (milliseconds, from its own origin) to ours."""
+        page_ms = await self.probe.call("gameTime")
+        if isinstance(page_ms, (int, float)):
+            self._page_base_ms = page_ms - self._game_s * 1000

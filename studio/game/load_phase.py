@@ -6,7 +6,10 @@ audio-unlock overlay) before it runs."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+
+from playwright.async_api import Error as PlaywrightError
 
 from studio.game.errors import GamePhaseError
 from studio.game.run_context import RunContext
@@ -16,12 +19,18 @@ from studio.toolbelt.replies import ToolError
 SOFT_404 = ("page not found", "404 not found", "not found", "error 404")
 FIRST_LOOK_S = 0.6  # how long the page is watched for animation before anyone touches it
 
+log = logging.getLogger(__name__)
+
 
 async def run_phase1(ctx: RunContext) -> Phase1Result:
     evidence = ctx.run.evidence
     evidence.url = ctx.run.url
     ctx.status("Opening the game")
     await ctx.probe.install()  # before the navigation: it counts the frames the game draws from the start
+    try:
+        await ctx.session.page.bring_to_front()  # the game's tab is the active one: it gets the keys and the frames
+    except PlaywrightError as error:
+        log.info("could not bring the game's page to the front: %s", error)
     started = time.monotonic()
     reply = await ctx.hands.navigate(ctx.run.url)
     seconds = time.monotonic() - started

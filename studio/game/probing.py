@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from studio.game.clock import FRAME_S
 from studio.game.frames import Frame, changed_blocks, dilate, predictability, surprise, unexplained
 from studio.game.hands import Touch
 from studio.game.looking import OVER_WORDS, Look, PageChange, look, page_change
@@ -26,6 +27,7 @@ TRANSITION_SHARE = 0.25  # of the surface changing at once: a screen change (a m
 MIN_NOVEL_BLOCKS = 4
 STEADY = 0.7  # a game whose own motion is this predictable shows a turn as a drop of
 TURN_DROP = 0.4  # this much in predictability
+SWERVE_DROP = 0.25  # a swerve (frames.surprise) also shows as a drop in predictability of at least this much
 HARM_COUNTERS = {"lives", "life", "health", "hp"}
 REPEAT_S = 0.05  # between the presses of a held key (a keyboard's repeat), and the step of the latency watch
 
@@ -48,6 +50,12 @@ class Calm:
     @property
     def surprise_floor(self) -> int:
         return max(MIN_NOVEL_BLOCKS, 2 * self.surprise + 2)
+
+    def swerved(self, seen: Measured) -> bool:
+        """The game's motion after the action is not its motion before carried on (frames.surprise), by more than
+        it ever is left alone, and is clearly less predictable than usual: a steady mover that changed course."""
+        return (seen.surprise >= self.surprise_floor and self.steady is not None and seen.predictability is not None
+                and seen.predictability <= self.steady - SWERVE_DROP)
 
     def turned(self, seen: Measured) -> bool:
         """The game's one steady motion changed course after the action (a snake turning): only said of games whose
@@ -115,12 +123,16 @@ async def _act_watching(ctx: RunContext, act: Act, repeats: int, base: Frame, id
     count = 0
     while count < repeats or (latency is None and clock.now() < started + window):
         if count < repeats:
+            pressed_at = clock.now()
             touch = await act()
             count += 1
             if not touch.done:
                 break
+            await clock.sync()  # a release ran frames of its own: they are part of the repeat
+        else:
+            pressed_at = clock.now()
         if clock.stepping:
-            await clock.wait(REPEAT_S)
+            await clock.wait(max(FRAME_S, REPEAT_S - (clock.now() - pressed_at)))
         if latency is None:
             frame = await ctx.camera.frame(ctx.play_box())
             grid = changed_blocks(base, frame)
@@ -160,7 +172,7 @@ def judge(label: str, control: ControlDiscovery, seen: Measured, calm: Calm) -> 
     transition = seen.share_act >= TRANSITION_SHARE and seen.share_idle < TRANSITION_SHARE / 2
     # A screen change while the game was left alone (it ended, a level began) hides what the action did to pixels.
     pixels = seen.share_idle < TRANSITION_SHARE and (seen.novel >= calm.novel_floor or calm.turned(seen)
-                                                     or seen.surprise >= calm.surprise_floor)
+                                                     or calm.swerved(seen))
     responded = (not ended or bool(change.gone & OVER_WORDS)) and (pixels or bool(counters) or bool(words)
                                                                     or text or transition)
     said = change.describe() if (counters or words or text or change.url) else ""

@@ -16,6 +16,8 @@ from studio.export.cases import export_cases
 from studio.models.context import Answer
 from studio.models.testcase import TestCase
 from studio.playground import Playground
+from studio.playground.runner import MAIN_BUDGET
+from studio.preflight.job import PREFLIGHT_BUDGET
 from studio.store.project import ProjectFile
 from tests.apps.base import FaultyApp
 from tests.apps.list_app import ListApp
@@ -30,7 +32,10 @@ async def written_cases(app: FaultyApp, project_path: Path) -> list[TestCase]:
     session = BrowserSession(EventBus())
     await session.start()
     try:
-        playground = Playground(session, project)
+        # Time enough to try everything on a loaded machine (two test workers, each with its Chromium): what the
+        # preflight tries decides which cases exist, and this test is about the cases.
+        playground = Playground(session, project, budget=MAIN_BUDGET.model_copy(update={"max_seconds": 600}),
+                                preflight_budget=PREFLIGHT_BUDGET.model_copy(update={"max_seconds": 240}))
         job = await playground.start("new_testsuite", app.base_url + "/")
         while job.status == "paused":
             assert [q.key for q in job.pending] == ["suites"], job.pending

@@ -57,6 +57,7 @@ class GameBench:
         self.session = BrowserSession(self.bus)
         self._projects: list[ProjectFile] = []
         self._once: dict[str, Evaluated] = {}
+        self.cold_runs: list[Evaluated] = []  # baselines made again (see `healthy`)
 
     async def evaluate(self, url: str, *, options: GameOptions = SHORT, schema: InputSchema | None = None,
                        model: LanguageModel | None = None, budget: JobBudget | None = None,
@@ -118,5 +119,14 @@ def comet(demo_server, fault: str = "") -> str:
 
 @pytest.fixture
 async def healthy(games, demo_server) -> Evaluated:
-    """Comet Dash with no fault: the baseline every fault is compared with."""
-    return await games.once("comet", comet(demo_server))
+    """Comet Dash with no fault: the baseline every fault is compared with.
+
+    Known weakness, not yet understood: in the full suite (two workers, each with its Chromium) the first run on the
+    shared session now and then sees no key take effect at all (every control "no visible effect"), while the next
+    run on the same session is normal; alone, under CPU stress, it has not happened. Such a baseline is made again
+    once, and the first one is kept for inspection (`games.cold_runs`)."""
+    run = await games.once("comet", comet(demo_server))
+    if not any(r.responded for r in run.run.evidence.responses if r.purpose == "play"):
+        games.cold_runs.append(run)
+        run = games._once["comet"] = await games.evaluate(comet(demo_server))
+    return run

@@ -11,11 +11,22 @@ from tests.apps.canvas_game import CanvasGame
 from tests.apps.grid_game import GridGame
 from tests.apps.list_app import ListApp
 from tests.apps.records_app import RecordsApp
+from tests.preflight.conftest import Harness
 
 pytestmark = pytest.mark.browser
 
 
-async def test_a_single_page_list_is_mapped_tried_and_honestly_scored(harness):
+@pytest.fixture
+async def roomy(tmp_path, browser_info):
+    """A preflight with time to try everything even on a loaded machine (two test workers, each with a Chromium,
+    run the list app's tries several times slower than a tester's machine): what is tried is the point here."""
+    made = await Harness(tmp_path / "p.studio").open(max_seconds=240)
+    yield made
+    await made.close()
+
+
+async def test_a_single_page_list_is_mapped_tried_and_honestly_scored(roomy):
+    harness = roomy
     with ListApp() as app:
         job = await harness.preflight.start(app.base_url + "/", request="")
     assert job.status == "completed", job.message
