@@ -20,7 +20,7 @@ from studio.game.frames import changed_share
 from studio.game.gameplay_moves import perform, restart_game, start_game
 from studio.game.load_phase import sample_fps
 from studio.game.looking import OVER_WORDS, look, page_change
-from studio.game.probing import TRANSITION_SHARE, Calm, Measured, calibrate, judge, measure
+from studio.game.probing import TRANSITION_SHARE, Calm, Measured, calibrate, hurt, judge, measure
 from studio.game.run_context import RunContext
 from studio.models.game import AgentAction, ControlDiscovery, ControlResponse, DecisionEntry, Phase3Result
 
@@ -29,6 +29,7 @@ PROBING_SHARE = 0.6  # of the exploration window at most; the rest is play
 STATE_SHOT_GAP_S = 2.0  # at most one state-change screenshot this often (a score ticking up is not a flood)
 PHASE4_RESERVE_S = 5.0
 RESTART_SETTLE_S = 0.3  # what the run keeps for scoring when the budget's clock runs short
+AFTERGLOW_S = 1.5  # after a hit, games blink or shake the player this long (its frames hide what a key did)
 REAL_FPS_S = 1.0  # after play, the game runs on in real time this long to measure its frame rate
 
 
@@ -52,6 +53,7 @@ class Play:
     play_moves_worked: bool = False
     responded: set[str] = field(default_factory=set)
     stop_reason: str = ""
+    last_hurt: float = -1e9  # game time of the last probe in which the player was hit
 
 
 async def run_phase3(ctx: RunContext, requires_interaction: bool) -> Phase3Result:
@@ -125,14 +127,20 @@ async def _probe_controls(ctx: RunContext, play: Play, calm: Calm) -> list[Contr
         ctx.decide(DecisionEntry(timestamp=time.time() * 1000, decision=f"probe: {label}",
                                  context=f"Does {control.description} change the game? "
                                          f"({len(wanted)} controls to probe)"))
+        glowing = ctx.clock.now() - play.last_hurt < AFTERGLOW_S
         seen = await measure(ctx, perform(ctx, control), PROBE_PRESSES if control.key else 1)
+        if hurt(seen):
+            play.last_hurt = ctx.clock.now()
         response = judge(label, control, seen, calm)
-        if not response.responded and _spoiled(seen) and control.element_selector not in spoiled:
-            # The game changed screens around the probe (it ended, a level began): the probe says nothing of the
-            # control. Try it again once the game is going.
+        screens = _spoiled(seen)
+        if (not response.responded and (screens or glowing or hurt(seen))
+                and control.element_selector not in spoiled):
+            # The game changed screens around the probe (it ended, a level began), or the player was hit around it
+            # (the hit's blink hides what the control did): the probe says nothing of the control. Try it again,
+            # once the game is going.
             spoiled.add(control.element_selector)
             queue.insert(turn + 1 + sum(1 for c in queue[turn + 1:] if c.element_selector in spoiled), control)
-            play.over = True  # most likely an end screen (drawn, so unreadable): start the game again first
+            play.over = play.over or screens  # most likely an end screen (drawn, so unreadable): start again first
         earlier = next((i for i, r in enumerate(responses) if r.control == control.element_selector), None)
         if earlier is None:
             responses.append(response)

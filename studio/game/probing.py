@@ -24,7 +24,7 @@ from studio.game.run_context import RunContext
 from studio.models.game import ControlDiscovery, ControlResponse
 
 TRANSITION_SHARE = 0.25  # of the surface changing at once: a screen change (a menu closed, a level began)
-MIN_NOVEL_BLOCKS = 4
+MIN_NOVEL_BLOCKS = 7  # a sprite of about 30 CSS px that moved; a busy game's own motion reaches 5–6 now and then
 STEADY = 0.7  # a game whose own motion is this predictable shows a turn as a drop of
 TURN_DROP = 0.4  # this much in predictability
 SWERVE_DROP = 0.25  # a swerve (frames.surprise) also shows as a drop in predictability of at least this much
@@ -141,22 +141,54 @@ async def _act_watching(ctx: RunContext, act: Act, repeats: int, base: Frame, id
     return Touch(touch.done, touch.said, clock.now() - started), latency
 
 
-async def calibrate(ctx: RunContext, rounds: int = 2) -> Calm:
-    """Measure the game left alone, `rounds` times."""
+async def calibrate(ctx: RunContext, rounds: int = 3, spare: int = 2) -> Calm:
+    """Measure the game left alone, `rounds` times. A round in which something happened to the player (a life lost:
+    the ship blinks, an explosion) or the game changed screens is an event, not the game's usual motion: another
+    round is watched instead (up to `spare` more), so that one hit does not raise the bar every later probe must
+    clear (calm_of)."""
+    watched: list[Measured] = []
+    for _ in range(rounds + spare):
+        watched.append(await measure(ctx, None))
+        if sum(1 for seen in watched if not _event(seen)) >= rounds:
+            break
+    return calm_of(watched)
+
+
+def calm_of(watched: list[Measured]) -> Calm:
+    """The noise a probe must rise above, from rounds of the game left alone: the pixels of the rounds without an
+    event (all rounds when every one had one: then events are the game's usual motion). The blocks that change
+    unexplained are what every round shows (the least: a ship still blinking from a hit just before the watch is a
+    passing thing, not the game's usual motion; MIN_NOVEL_BLOCKS keeps the bar above a busy game's odd blip); its
+    surprises, as most rounds show them (the median). What the page's text does on its own, from every round."""
     calm = Calm(counters_move=set())
-    steadiness: list[float | None] = []
-    for _ in range(rounds):
-        seen = await measure(ctx, None)
-        steadiness.append(seen.predictability)
-        calm.novel = max(calm.novel, seen.novel)
-        calm.surprise = max(calm.surprise, seen.surprise)
-        calm.share = max(calm.share, seen.share_act, seen.share_idle)
+    for seen in watched:
         calm.text_moves = calm.text_moves or seen.change.text or seen.idle_change.text
         assert calm.counters_move is not None
         calm.counters_move |= set(seen.change.counters) | set(seen.idle_change.counters)
+    used = [seen for seen in watched if not _event(seen)] or watched
+    calm.novel = min(seen.novel for seen in used)
+    calm.surprise = _median([seen.surprise for seen in used])
+    calm.share = max(max(seen.share_act, seen.share_idle) for seen in used)
+    steadiness = [seen.predictability for seen in used]
     known = [value for value in steadiness if value is not None]
     calm.steady = min(known) if len(known) == len(steadiness) and known else None
     return calm
+
+
+def _median(values: list[int]) -> int:
+    """The middle value (the larger middle one of an even count: two rounds that disagree keep the higher)."""
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def hurt(seen: Measured) -> bool:
+    """The player lost a life or health while the game was watched: the hit's blink or explosion is on screen."""
+    return any(_harm(name, value) for change in (seen.change, seen.idle_change) for name, value in change.counters.items())
+
+
+def _event(seen: Measured) -> bool:
+    """Something happened to the player, or the game's screen words changed, while it was watched."""
+    return hurt(seen) or any(change.appeared or change.gone for change in (seen.change, seen.idle_change))
 
 
 def judge(label: str, control: ControlDiscovery, seen: Measured, calm: Calm) -> ControlResponse:
@@ -170,8 +202,9 @@ def judge(label: str, control: ControlDiscovery, seen: Measured, calm: Calm) -> 
     # Other text than a counter (a status line, a message); a counter's own change is judged above.
     text = change.text and not change.counters and not calm.text_moves and not idle.text
     transition = seen.share_act >= TRANSITION_SHARE and seen.share_idle < TRANSITION_SHARE / 2
-    # A screen change while the game was left alone (it ended, a level began) hides what the action did to pixels.
-    pixels = seen.share_idle < TRANSITION_SHARE and (seen.novel >= calm.novel_floor or calm.turned(seen)
+    # A screen change while the game was left alone (it ended, a level began) hides what the action did to pixels,
+    # and so does a hit on the player (its blink changes blocks no key moved).
+    pixels = not hurt(seen) and seen.share_idle < TRANSITION_SHARE and (seen.novel >= calm.novel_floor or calm.turned(seen)
                                                      or calm.swerved(seen))
     responded = (not ended or bool(change.gone & OVER_WORDS)) and (pixels or bool(counters) or bool(words)
                                                                     or text or transition)
