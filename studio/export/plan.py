@@ -23,6 +23,7 @@ from studio.export.statements import (
     ExportPlan,
     Goto,
     Note,
+    Unchecked,
     Reload,
     RequireEnv,
     ResponseWait,
@@ -120,7 +121,7 @@ def _closing_checks(steps: list[RecordedStep], checked: bool, origin: str | None
 
 
 def _count_checks(statements: list[Statement]) -> int:
-    return sum(not isinstance(s, Note) for s in statements)
+    return sum(not isinstance(s, (Note, Unchecked)) for s in statements)
 
 
 def _fallback_check(steps: list[RecordedStep], origin: str | None) -> list[Statement]:
@@ -129,9 +130,11 @@ def _fallback_check(steps: list[RecordedStep], origin: str | None) -> list[State
     # Only a recording knows where it ended; a written case's last URL is where its last navigation went.
     recorded = not last.session_id.startswith(CASE_PREFIX) and any(s.outcome for s in steps)
     if origin_of(url) is None or not recorded:
-        return [Note(why="This test checks nothing: no step has an outcome the exporter can assert (nothing was "
-                         "recorded changing, and no expected result names a text or a page). Add an assertion step "
-                         "(Assert visible, text, value, checked or count) before exporting it.")]
+        return [Unchecked(why="This test checks nothing: no step has an outcome the exporter can assert (nothing "
+                              "was recorded changing, and no expected result names a text or a page). Add an "
+                              "assertion step (Assert visible, text, value, checked or count) before exporting it. "
+                              "Until then it ends skipped, never passed.",
+                          reason="checks nothing: no step has an outcome or expected result it can assert")]
     return [ExpectUrl(pattern=url_pattern(relative_url(url, origin)), why=(
         "Nothing the steps did left a change the recorder could check (no new item, text, state or page), so "
         "this test checks only that it ends where the recording ended. Add an assertion step (Assert visible, "

@@ -24,6 +24,7 @@ from studio.export.statements import (
     ResponseWait,
     Statement,
     Subject,
+    Unchecked,
 )
 
 WIDTH = 88  # black's default line length
@@ -42,6 +43,8 @@ def render_python(plan: ExportPlan) -> str:
     imports = (["import os"] if plan.env_vars else []) + (["import re"] if plan.uses_regex else [])
     if imports:
         lines += [*imports, ""]
+    if plan.unchecked:
+        lines += ["import pytest", ""]
     body: list[str] = []
     if plan.watches_page_errors:
         body += [f"{INDENT}page_errors = []  # uncaught errors the page throws, checked at the end",
@@ -79,6 +82,8 @@ def _code(statement: Statement, indent: str) -> list[str]:
     match statement:
         case Note():
             return []
+        case Unchecked(reason=reason):
+            return _call(indent, "pytest.skip", string_literal(reason))
         case RequireEnv(name=name):
             return [f"{indent}assert os.environ.get({string_literal(name)}), "
                     f"{string_literal(f'Set {name} (see README.md).')}"]

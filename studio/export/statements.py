@@ -147,8 +147,16 @@ class ExpectNoPageErrors(_Statement):
     kind: Literal["expect_no_page_errors"] = "expect_no_page_errors"
 
 
+class Unchecked(_Statement):
+    """The test checks nothing: it ends skipped with `reason`, so a run never reports it as passed (a test that
+    cannot fail on a broken app is not a test)."""
+
+    kind: Literal["unchecked"] = "unchecked"
+    reason: str
+
+
 Statement = Annotated[
-    Union[Note, RequireEnv, Goto, Reload, Declare, ExpectState, ExpectNoAttribute, Act, ExpectUrl, ExpectText, ExpectTexts,
+    Union[Note, Unchecked, RequireEnv, Goto, Reload, Declare, ExpectState, ExpectNoAttribute, Act, ExpectUrl, ExpectText, ExpectTexts,
           ExpectCount, ExpectChecked, ExpectValue, ExpectNoPageErrors],
     Field(discriminator="kind"),
 ]
@@ -185,6 +193,10 @@ class ExportPlan(BaseModel):
     @property
     def uses_regex(self) -> bool:
         return any(isinstance(s, ExpectUrl) for step in self.steps for s in step.statements)
+
+    @property
+    def unchecked(self) -> bool:
+        return any(isinstance(s, Unchecked) for step in self.steps for s in step.statements)
 
     @property
     def watches_page_errors(self) -> bool:

@@ -26,6 +26,7 @@ from studio.export.statements import (
     ResponseWait,
     Statement,
     Subject,
+    Unchecked,
 )
 
 WIDTH = 80  # Prettier's default print width
@@ -72,6 +73,8 @@ def _code(statement: Statement, indent: str) -> list[str]:
     match statement:
         case Note():
             return []
+        case Unchecked(reason=reason):
+            return _call(indent, "test.skip", ["true", string_literal(reason)], ";")
         case RequireEnv(name=name):
             message = string_literal(f"Set {name} (see README.md).")
             return _call(indent, "expect", [f"process.env.{name}", message], ".toBeTruthy();")

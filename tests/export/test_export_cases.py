@@ -42,7 +42,7 @@ def test_expected_results_become_assertions_or_say_why_not():
     assert "the step expecting the Clear completed button to be visible: it has no locator" in code
 
 
-def test_a_case_that_can_check_nothing_says_so_and_imports_no_expect():
+def test_a_case_that_can_check_nothing_says_so_imports_no_expect_and_ends_skipped():
     case = TestCase(id="tc-2", title="Click around", steps=[
         CaseStep(action="navigate", url="/"), CaseStep(action="click", locator=NEW_ITEM)], expected_results=["It works"])
     python, typescript = (render_test(case_steps(case, H), lang) for lang in ("python", "typescript"))
@@ -50,6 +50,12 @@ def test_a_case_that_can_check_nothing_says_so_and_imports_no_expect():
     assert 'import { test } from "@playwright/test";' in typescript and "expect(" not in typescript
     for code in (prose(python), prose(typescript)):
         assert "This test checks nothing" in code and 'not asserted: "It works"' in code
+    # A run reports it skipped, never passed: a test that cannot fail on a broken app is not a test.
+    assert "import pytest\n" in python
+    assert python.rstrip().endswith('pytest.skip(\n        "checks nothing: no step has an outcome or expected result it can assert"\n    )')
+    assert typescript.rstrip().endswith('test.skip(\n    true,\n    "checks nothing: no step has an outcome or expected '
+                                        'result it can assert",\n  );\n});')
+    compile(python, "exported.py", "exec")
 
 
 def test_quoted_texts_and_apostrophes():
