@@ -23,13 +23,13 @@ from studio.export.statements import (
     ExportPlan,
     Goto,
     Note,
-    Unchecked,
     Reload,
     RequireEnv,
     ResponseWait,
     Statement,
     StepPlan,
     Subject,
+    Unchecked,
     locator_label,
 )
 from studio.export.urls import origin_of, relative_url, url_pattern

@@ -156,8 +156,8 @@ class Unchecked(_Statement):
 
 
 Statement = Annotated[
-    Union[Note, Unchecked, RequireEnv, Goto, Reload, Declare, ExpectState, ExpectNoAttribute, Act, ExpectUrl, ExpectText, ExpectTexts,
-          ExpectCount, ExpectChecked, ExpectValue, ExpectNoPageErrors],
+    Union[Note, Unchecked, RequireEnv, Goto, Reload, Declare, ExpectState, ExpectNoAttribute, Act, ExpectUrl,
+          ExpectText, ExpectTexts, ExpectCount, ExpectChecked, ExpectValue, ExpectNoPageErrors],
     Field(discriminator="kind"),
 ]
 # What a step's outcome is checked with (ExpectState doubles as a wait before an action; these are never waits).
@@ -190,17 +190,20 @@ class ExportPlan(BaseModel):
             return f"test case {self.session_id.removeprefix(CASE_PREFIX)}"
         return f"session {self.session_id}"
 
+    def _has(self, kind: type) -> bool:
+        return any(isinstance(s, kind) for step in self.steps for s in step.statements)
+
     @property
     def uses_regex(self) -> bool:
-        return any(isinstance(s, ExpectUrl) for step in self.steps for s in step.statements)
+        return self._has(ExpectUrl)
 
     @property
     def unchecked(self) -> bool:
-        return any(isinstance(s, Unchecked) for step in self.steps for s in step.statements)
+        return self._has(Unchecked)
 
     @property
     def watches_page_errors(self) -> bool:
-        return any(isinstance(s, ExpectNoPageErrors) for step in self.steps for s in step.statements)
+        return self._has(ExpectNoPageErrors)
 
 
 def locator_label(locator: LocatorSpec) -> str:

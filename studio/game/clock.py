@@ -75,8 +75,7 @@ class GameClock:
             page_ms = await self.probe.call("gameTime")
         except EyesError:
             return
-        if isinstance(page_ms, (int, float)):
-            self._game_s = max(self._game_s, (page_ms - self._page_base_ms) / 1000)
+        self._follow(page_ms)
 
     async def wait(self, seconds: float) -> None:
         """Let `seconds` of game time pass (stepped frames over as much real time, or a plain sleep)."""
@@ -91,15 +90,20 @@ class GameClock:
             await asyncio.sleep(seconds)
             reply = {"stepping": True}
         self._game_s += frames * FRAME_S
-        if reply.get("stepping", False) and isinstance(reply.get("now"), (int, float)):
-            self._game_s = max(self._game_s, (reply["now"] - self._page_base_ms) / 1000)
-        if not reply.get("stepping", False):
+        if reply.get("stepping", False):
+            self._follow(reply.get("now"))
+        else:
             # A new document (a reload, a restart by navigation) runs in real time again: step it too.
             try:
                 await self.probe.call("stepping", True)
                 await self._rebase()
             except EyesError:
                 self.stepping = False
+
+    def _follow(self, page_ms: object) -> None:
+        """Game time is at least as far as the page's game clock (`page_ms`, when the page said it) has gone."""
+        if isinstance(page_ms, (int, float)):
+            self._game_s = max(self._game_s, (page_ms - self._page_base_ms) / 1000)
 
     async def _rebase(self) -> None:
         """Tie the page's game clock (milliseconds, from its own origin) to ours."""

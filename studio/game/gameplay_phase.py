@@ -129,11 +129,12 @@ async def _probe_controls(ctx: RunContext, play: Play, calm: Calm) -> list[Contr
                                          f"({len(wanted)} controls to probe)"))
         glowing = ctx.clock.now() - play.last_hurt < AFTERGLOW_S
         seen = await measure(ctx, perform(ctx, control), PROBE_PRESSES if control.key else 1)
-        if hurt(seen):
+        hit = hurt(seen)
+        if hit:
             play.last_hurt = ctx.clock.now()
         response = judge(label, control, seen, calm)
         screens = _spoiled(seen)
-        if (not response.responded and (screens or glowing or hurt(seen))
+        if (not response.responded and (screens or glowing or hit)
                 and control.element_selector not in spoiled):
             # The game changed screens around the probe (it ended, a level began), or the player was hit around it
             # (the hit's blink hides what the control did): the probe says nothing of the control. Try it again,

@@ -183,7 +183,8 @@ def _median(values: list[int]) -> int:
 
 def hurt(seen: Measured) -> bool:
     """The player lost a life or health while the game was watched: the hit's blink or explosion is on screen."""
-    return any(_harm(name, value) for change in (seen.change, seen.idle_change) for name, value in change.counters.items())
+    changes = (seen.change, seen.idle_change)
+    return any(_harm(name, value) for change in changes for name, value in change.counters.items())
 
 
 def _event(seen: Measured) -> bool:
@@ -204,8 +205,8 @@ def judge(label: str, control: ControlDiscovery, seen: Measured, calm: Calm) -> 
     transition = seen.share_act >= TRANSITION_SHARE and seen.share_idle < TRANSITION_SHARE / 2
     # A screen change while the game was left alone (it ended, a level began) hides what the action did to pixels,
     # and so does a hit on the player (its blink changes blocks no key moved).
-    pixels = not hurt(seen) and seen.share_idle < TRANSITION_SHARE and (seen.novel >= calm.novel_floor or calm.turned(seen)
-                                                     or calm.swerved(seen))
+    pixels = (not hurt(seen) and seen.share_idle < TRANSITION_SHARE
+              and (seen.novel >= calm.novel_floor or calm.turned(seen) or calm.swerved(seen)))
     responded = (not ended or bool(change.gone & OVER_WORDS)) and (pixels or bool(counters) or bool(words)
                                                                     or text or transition)
     said = change.describe() if (counters or words or text or change.url) else ""
