@@ -97,6 +97,17 @@ class ProjectUpgradeError(ProjectError):
         )
 
 
+class EmptyProjectError(ProjectError):
+    """A 0-byte file was opened only to read: it holds no project yet (its writer may still be creating it)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            path,
+            f"{path} is empty: it holds no project yet. If Preflight Studio is creating it, try again in a moment; "
+            "otherwise open it for writing to start a new project there.",
+        )
+
+
 class ProjectInUseError(ProjectError):
     """Another program holds a lock on the file."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -10,7 +11,7 @@ import secrets
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -37,6 +38,7 @@ from studio.models.project import (
 )
 from studio.store import queries
 from studio.store.errors import (
+    EmptyProjectError,
     ProjectAccessError,
     ProjectError,
     ProjectExistsError,
@@ -52,8 +54,9 @@ from studio.store.schema import SchemaVersion
 
 log = logging.getLogger(__name__)
 
-# Long enough to ride out another reader's checkpoint, short enough not to freeze the GUI's event loop.
-_BUSY_TIMEOUT_S = 2.0
+# Long enough to ride out another process's checkpoint or schema set-up on a loaded machine, short enough not to
+# freeze the GUI's event loop for long.
+_BUSY_TIMEOUT_S = 5.0
 
 PathArg = str | os.PathLike[str]
 
@@ -107,6 +110,9 @@ class ProjectFile:
         inspection = inspect_project_file(path)
         if writable:
             _check_writable(path)
+        elif inspection.blank:
+            # Only reading: a blank file is left for its writer to initialise (two first writers would collide).
+            raise EmptyProjectError(path)
         return cls._connect(path, found=inspection.version)
 
     @classmethod
@@ -133,7 +139,11 @@ class ProjectFile:
             # NORMAL in WAL mode never loses a commit to a process crash, only to power loss, at a fraction of
             # FULL's fsyncs.
             db.execute("PRAGMA synchronous = NORMAL")
-            with db.atomic():
+            with _write_locked(conn):
+                # Read again under the write lock: another process may have created or upgraded it meanwhile.
+                stored = conn.execute("PRAGMA user_version").fetchone()[0]
+                if stored:
+                    found = SchemaVersion.from_user_version(stored)
                 if found is None:
                     version = create_latest_schema(db)
                     now = str(time.time() * 1000.0)
@@ -398,3 +408,20 @@ def _fsync_directory(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+@contextlib.contextmanager
+def _write_locked(conn: sqlite3.Connection) -> Iterator[None]:
+    """One transaction that holds the write lock from its start (BEGIN IMMEDIATE).
+
+    A deferred transaction that reads first and writes later fails at once, without waiting, when another
+    connection wrote in between; taking the lock first makes a concurrent opener wait its turn instead.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.rollback()
+        raise
+    conn.execute("COMMIT")
