@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from studio.models.behaviour import Behaviour
 from studio.models.context import FlowSummary
-from studio.preflight.probes import Prober
+from studio.preflight.probes import Prober, paging
 from studio.preflight.run import PreflightRun
 from studio.preflight.sandbox import Sandbox
 
@@ -31,7 +31,7 @@ async def discover_flows(run: PreflightRun) -> None:
     points = [p.url.split("#")[0] for p in context.candidate_entry_points if p.url and p.confidence >= 0.5]
     for path in list(dict.fromkeys(points))[:MAX_PAGES]:
         catalog = run.catalogs.get(path)
-        if catalog is None or catalog.is_error_page or not catalog.inputs:
+        if catalog is None or catalog.is_error_page or not (catalog.inputs or catalog.search_inputs or paging(catalog)):
             continue
         run.progress(f"Trying what {path} does (in a sandbox: nothing is saved to the app)")
         async with Sandbox(run.session) as box:

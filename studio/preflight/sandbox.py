@@ -79,6 +79,10 @@ class Sandbox:
         deadline = time.monotonic() + seconds
         while self.inflight and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
+        try:  # a step that loaded another page (a GET form sent with Enter): its document first
+            await page.wait_for_load_state("load", timeout=max(0.1, deadline - time.monotonic()) * 1000)
+        except PlaywrightError:
+            pass  # still loading: the next reading waits for it
         try:
             await page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         except PlaywrightError:

@@ -95,6 +95,21 @@ async def test_a_game_is_said_to_be_a_game(harness, game_class, evidence):
     assert "Game evaluation plays a game and scores it" in said
 
 
+async def test_a_server_rendered_search_is_tried_and_what_it_listed_is_kept(roomy):
+    """The catalogue's search box sits in a GET form: preflight types a word only one listed row has, presses Enter,
+    and keeps what the browser saw (the rows left, their text), so the case written from it fails when search breaks."""
+    with RecordsApp() as app:
+        job = await roomy.preflight.start(app.base_url + "/items", request="")
+    assert job.status == "completed", job.message
+    [search] = [b for b in job.state["behaviours"]["/items"] if b["kind"] == "search"]
+    fill, enter = search["steps"]
+    assert fill["action"] == "fill" and enter == {**enter, "action": "press", "data": "Enter"}
+    rows = enter["outcomes"][0]
+    assert rows["kind"] == "texts" and len(rows["texts"]) == 1, enter["outcomes"]
+    assert fill["data"].lower() in rows["texts"][0].lower()  # the one row that has the word
+    assert rows["why"] in enter["expected"]
+
+
 async def test_the_records_catalogue_is_not_a_game(harness):
     with RecordsApp() as app:
         job = await harness.preflight.start(app.base_url + "/items", request="catalogue")
