@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from studio.models.context import Answer
+from studio.preflight.job import PREFLIGHT_BUDGET
 from tests.apps.canvas_game import CanvasGame
 from tests.apps.grid_game import GridGame
 from tests.apps.list_app import ListApp
@@ -129,7 +130,10 @@ async def test_the_list_apps_suite_and_cases_from_the_playground(tmp_path, brows
     await session.start()
     try:
         with ListApp() as app:
-            playground = Playground(session, project)
+            # roomy, like the fixture above: what the preflight tries is the point, and under two test workers its
+            # default minute can run out before the last control ('Clear completed') is tried
+            playground = Playground(session, project,
+                                    preflight_budget=PREFLIGHT_BUDGET.model_copy(update={"max_seconds": 240}))
             job = await playground.start("new_testsuite", app.base_url + "/")
             assert job.status == "paused" and job.pending[0].key == "suites"
             options = job.pending[0].question.options
