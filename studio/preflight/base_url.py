@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
+from playwright.async_api import Error as PlaywrightError
+
 from studio.browser.urls import normalize_url
 from studio.models.context import PendingQuestion
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, origin_of
@@ -60,6 +62,24 @@ def _app_root(final_url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, prefix, "", ""))
 
 
+async def _answering_root(run: PreflightRun, final_url: str) -> str:
+    """The app's root for `final_url`: its path prefix (/app/ for /app/login) when that answers, else the origin's
+    root when that does; a prefix that answers 404 is a folder of the app's pages (/items/ of /items/new), not an
+    app under a prefix. Checked with a request that shares the browser's cookies; the page stays where it is."""
+    root = _app_root(final_url)
+    origin_root = origin_of(final_url) + "/"
+    for candidate in dict.fromkeys([root, origin_root]):
+        try:
+            response = await run.session.context.request.get(candidate, timeout=10_000, max_redirects=5)
+            status = response.status
+            await response.dispose()
+        except PlaywrightError:
+            continue
+        if status < 400 or status in (401, 403):
+            return candidate
+    return root
+
+
 async def resolve_base_url(run: PreflightRun) -> None:
     context = run.context
     given = run.answer(KEY) or run.job.start_url
@@ -93,7 +113,7 @@ async def resolve_base_url(run: PreflightRun) -> None:
             break  # the host itself does not answer: parent paths will not either
         if status < 400 and survey is not None:
             # Where the browser ended up (after redirects, e.g. to /login) says where the app's root is.
-            context.resolved_base_url = _app_root(run.page.url)
+            context.resolved_base_url = await _answering_root(run, run.page.url)
             context.confidence.base_url = 0.95 if attempt == 0 else 0.8
             if attempt:
                 run.note(f"{given} answered {_first_status(tried)}; the app answers at {context.resolved_base_url}.")
