@@ -6,6 +6,7 @@ expectations afterwards; the steps stay these.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from studio.models.catalog import PageCatalog
@@ -28,6 +29,8 @@ from studio.playground.grounding import (
 
 SPECIAL_TEXT = "<script>alert('x')</script> ñ 漢字 \"quotes\" & ampersands"
 LONG_TEXT = "x" * 5001
+
+PAGING = re.compile(r"^(?:next|previous|prev|first|last|older|newer|\d+|[‹›«»←→]+)(?: page)?$", re.IGNORECASE)
 
 
 @dataclass
@@ -213,7 +216,9 @@ def search_and_filters(page: PageCatalog, requires_login: bool) -> list[Draft]:
             steps=[navigate(page), CaseStep(action="fill", target=search.name, locator=search.locator,
                                             data="zzzz-no-such-thing", expected="The list empties.")],
             expected_results=["An empty-state message names the search term.", "Clearing the search restores the list."]))
-    toggles = [step for f in page.filters if (step := click(f, f"Only items matching '{f.name}' are listed."))][:4]
+    # Paging links ("Next", "Previous", "2") move through the list, they do not filter it (the preflight tries Next).
+    filters = [f for f in page.filters if not PAGING.match(f.name.strip())]
+    toggles = [step for f in filters if (step := click(f, f"Only items matching '{f.name}' are listed."))][:4]
     if toggles:
         drafts.append(Draft(
             title=f"{page.heading}: each filter shows only matching items", gap_type="search_filter_sort_pagination",
