@@ -21,6 +21,7 @@ from studio.export.statements import (
     ExpectNoPageErrors,
     ExpectUrl,
     ExportPlan,
+    GoBack,
     Goto,
     Note,
     Reload,
@@ -66,10 +67,11 @@ def build_plan(steps: list[RecordedStep], title: str | None = None) -> ExportPla
     waits_so_far = 0
     checks_written = 0  # assertions of outcomes (not waits, not notes)
     for previous, step in zip([None, *ordered], ordered):
-        if step.action == "reload":
+        if step.action in ("reload", "back"):
             checks = checks_after(step, None, asserted_by_steps)
             checks_written += _count_checks(checks)
-            plans.append(StepPlan(index=step.index, statements=[Reload(), *checks]))
+            moved = Reload() if step.action == "reload" else GoBack()
+            plans.append(StepPlan(index=step.index, statements=[moved, *checks]))
             continue
         if step.action == "navigate":
             if not _repeats(previous, step, origin):

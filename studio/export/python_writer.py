@@ -17,6 +17,7 @@ from studio.export.statements import (
     ExpectUrl,
     ExpectValue,
     ExportPlan,
+    GoBack,
     Goto,
     Note,
     Reload,
@@ -89,6 +90,8 @@ def _code(statement: Statement, indent: str) -> list[str]:
                     f"{string_literal(f'Set {name} (see README.md).')}"]
         case Reload():
             return [f"{indent}page.reload()"]
+        case GoBack():
+            return [f"{indent}page.go_back()"]
         case Goto(url=url):
             return _call(indent, "page.goto", string_literal(url))
         case Declare(variable=variable, locator=locator):

@@ -46,6 +46,12 @@ class Reload(_Statement):
     kind: Literal["reload"] = "reload"
 
 
+class GoBack(_Statement):
+    """Go back to the page before (its document is fetched again unless the browser kept it)."""
+
+    kind: Literal["go_back"] = "go_back"
+
+
 class Declare(_Statement):
     """Name a locator the step uses more than once, or one too long to read inline."""
 
@@ -156,7 +162,7 @@ class Unchecked(_Statement):
 
 
 Statement = Annotated[
-    Union[Note, Unchecked, RequireEnv, Goto, Reload, Declare, ExpectState, ExpectNoAttribute, Act, ExpectUrl,
+    Union[Note, Unchecked, RequireEnv, Goto, Reload, GoBack, Declare, ExpectState, ExpectNoAttribute, Act, ExpectUrl,
           ExpectText, ExpectTexts, ExpectCount, ExpectChecked, ExpectValue, ExpectNoPageErrors],
     Field(discriminator="kind"),
 ]

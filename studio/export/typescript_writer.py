@@ -19,6 +19,7 @@ from studio.export.statements import (
     ExpectUrl,
     ExpectValue,
     ExportPlan,
+    GoBack,
     Goto,
     Note,
     Reload,
@@ -80,6 +81,8 @@ def _code(statement: Statement, indent: str) -> list[str]:
             return _call(indent, "expect", [f"process.env.{name}", message], ".toBeTruthy();")
         case Reload():
             return [f"{indent}await page.reload();"]
+        case GoBack():
+            return [f"{indent}await page.goBack();"]
         case Goto(url=url):
             return _call(indent, "await page.goto", string_literal(url), ";")
         case Declare(variable=variable, locator=locator):

@@ -10,7 +10,7 @@ from studio.models.locator import LocatorSpec
 from studio.models.outcomes import Outcome
 from studio.models.race import Observation
 
-StepAction = Literal["navigate", "reload", "click", "type", "fill", "hover", "select", "check", "press", "dblclick", "uncheck",
+StepAction = Literal["navigate", "reload", "back", "click", "type", "fill", "hover", "select", "check", "press", "dblclick", "uncheck",
                      "drag",
                      # from written test cases (the playground), not from recordings:
                      "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload",

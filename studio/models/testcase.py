@@ -12,7 +12,7 @@ from studio.models.outcomes import Outcome
 CaseStatus = Literal["draft", "active", "stale"]
 Priority = Literal["P0", "P1", "P2", "P3"]
 Origin = Literal["agent", "tester"]
-StepAction = Literal["navigate", "click", "dblclick", "fill", "select", "check", "press", "hover", "reload",
+StepAction = Literal["navigate", "click", "dblclick", "fill", "select", "check", "press", "hover", "reload", "back",
                      "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload"]
 
 

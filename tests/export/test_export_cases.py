@@ -9,6 +9,7 @@ from studio.cli.main import main
 from studio.export import case_steps, render_test
 from studio.export.expectations import expectation_checks, quoted_texts
 from studio.models.locator import LocatorSpec, LocatorStep
+from studio.models.outcomes import VisibleOutcome
 from studio.models.testcase import CaseStep, TestCase
 from studio.store.project import ProjectFile
 
@@ -130,3 +131,17 @@ async def test_an_exported_case_passes_on_the_list_app_and_fails_when_adding_bre
     # Adding one item cannot tell a counter of all items from one of active items, and nothing is deleted: the
     # case's test passes there, as it should.
     assert results["counter_wrong"][0] == 0 and results["delete_noop"][0] == 0
+
+
+def test_going_back_is_exported_with_what_the_page_showed_then():
+    """A case that removes a record goes back to its page and reloads it: both are steps of the exported test."""
+    heading = LocatorSpec(strategy="role", steps=[LocatorStep(kind="role", role="heading", name="Error response",
+                                                               exact=True)])
+    case = TestCase(id="tc-back", title="Delete it, then its page is gone", steps=[
+        CaseStep(action="navigate", url="/items/new"),
+        CaseStep(action="back", target="the record's page"),
+        CaseStep(action="reload", target="the record's page", outcomes=[VisibleOutcome(locator=heading)])])
+    python, typescript = (render_test(case_steps(case, H), lang) for lang in ("python", "typescript"))
+    assert "    page.go_back()\n\n    page.reload()\n    expect(\n        page.get_by_role(\"heading\"" in python
+    assert "  await page.goBack();\n\n  await page.reload();\n  await expect(" in typescript
+    compile(python, "exported.py", "exec")
