@@ -156,3 +156,14 @@ async def test_the_list_apps_suite_and_cases_from_the_playground(tmp_path, brows
     finally:
         await session.close()
         project.close()
+
+
+async def test_a_deep_links_folder_that_answers_404_is_not_the_apps_root(harness):
+    """/items/new's folder /items/ answers 404 on the catalogue: the app lives at its origin's root, not under a
+    prefix, and the preflight leaves the tester's page on a page that exists."""
+    with RecordsApp() as app:
+        job = await harness.preflight.start(app.base_url + "/items/new", request="")
+        assert job.status == "completed", job.message
+        assert job.context.resolved_base_url == app.base_url + "/"
+        assert await harness.session.page.title() != "Error response"
+        assert any(p.url == "/items/new" for p in job.context.candidate_entry_points)
