@@ -244,6 +244,12 @@ class PlaygroundService(JobService):
                                       "message": KEPT_WAITING.format(new=new)})
         return self.project.project.jobs.save(kept) if self.project.project is not None else kept
 
+    def set_try_forms(self, allowed: bool) -> None:
+        """Whether the next preflights may send the app's forms with sample data (writes reach the app)."""
+        self.runtime.try_forms = allowed
+        if self.engine is not None:
+            self.engine.preflight.try_forms = allowed
+
     # -- running -------------------------------------------------------------------------------------
 
     async def _new_engine(self) -> Playground | None:

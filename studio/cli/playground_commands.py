@@ -29,11 +29,12 @@ def _preflight(args: argparse.Namespace) -> int:
 
     command = ["studio", "preflight", args.url, "--project", str(args.project)]
     command += ["--request", args.request] if args.request else []
+    command += ["--try-forms"] if args.try_forms else []
     return run(JobCommand(kind="preflight", project=args.project, url=args.url, request=args.request,
                           answers_file=args.answers, job_id=args.job, as_json=args.json, quiet=args.quiet,
                           headed=args.headed, endpoint=browser_endpoint(args),
                           command=command + _budget_args(args), limits=_limits(args),
-                          allow_file_urls=args.allow_file_urls))
+                          allow_file_urls=args.allow_file_urls, try_forms=args.try_forms))
 
 
 def _playground(args: argparse.Namespace) -> int:
@@ -43,11 +44,12 @@ def _playground(args: argparse.Namespace) -> int:
     command = ["studio", "playground", args.agent, "--project", str(args.project)]
     for option, value in (("--url", args.url), ("--area", args.area), ("--cases", args.cases)):
         command += [option, value] if value else []
+    command += ["--try-forms"] if args.try_forms else []
     return run(JobCommand(kind=AGENTS[args.agent], project=args.project, url=args.url, request=args.area or "",
                           case_ids=case_ids, answers_file=args.answers, job_id=args.job, as_json=args.json,
                           quiet=args.quiet, headed=args.headed, endpoint=browser_endpoint(args),
                           command=command + _budget_args(args), limits=_limits(args),
-                          allow_file_urls=args.allow_file_urls))
+                          allow_file_urls=args.allow_file_urls, try_forms=args.try_forms))
 
 
 def _limits(args: argparse.Namespace) -> dict[str, float | None]:
@@ -85,6 +87,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--job", metavar="ID", help="the paused job to resume (default: the latest paused job "
                                                    "with the same kind, request and URL)")
     parser.add_argument("--quiet", action="store_true", help="no progress events (JSON lines) on stderr")
+    parser.add_argument("--try-forms", action="store_true",
+                        help="let the preflight send the app's forms with sample data (records named 'Sample ...'; it "
+                             "deletes the ones it saved where the page lets it). Writes reach the app: use this on a "
+                             "test or staging app only. Without it nothing is ever sent to the server")
     add_browser_options(parser)
     budget = parser.add_argument_group("job budget", "limits for this run (default: Settings › Model › Job budget); "
                                        "reaching one stops the job with exit code 4, keeping what it found")

@@ -72,6 +72,7 @@ class JobCommand:
     command: list[str] = field(default_factory=list)  # the command line to run again, without --answers
     limits: dict[str, float | None] = field(default_factory=dict)  # --max-* flags over the settings' budgets
     allow_file_urls: bool = False
+    try_forms: bool = False  # the preflight may send forms with sample data (writes reach the app)
 
 
 def run(cmd: JobCommand) -> int:
@@ -122,6 +123,7 @@ def run(cmd: JobCommand) -> int:
 async def _drive(cmd: JobCommand, project: ProjectFile, url: str, answers: dict[str, str],
                  stored: JobRecord | None) -> JobRecord | None:
     runtime = EngineRuntime(load_settings(), project, budget_limits=cmd.limits)
+    runtime.try_forms = cmd.try_forms
     if not cmd.quiet:
         runtime.bus.subscribe(_write_jsonl, JobEvent)
     main = asyncio.current_task()

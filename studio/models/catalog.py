@@ -48,6 +48,7 @@ class FormInfo(BaseModel):
     fields: list[FormField] = Field(default_factory=list)
     submit: CatalogElement | None = None
     step_text: str | None = Field(default=None, description="'Step 1 of 3' when the form is a wizard.")
+    method: str = Field(default="get", description="How it is sent: 'get' or 'post' (a form's method attribute).")
 
 
 class PageCatalog(BaseModel):

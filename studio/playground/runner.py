@@ -39,12 +39,13 @@ class Playground:
     """Runs playground jobs (preflight + agent) on one browser session, recording into the project."""
 
     def __init__(self, session: BrowserSession, project: ProjectFile | None, model: LanguageModel | None = None,
-                 budget: JobBudget | None = None, preflight_budget: JobBudget | None = None) -> None:
+                 budget: JobBudget | None = None, preflight_budget: JobBudget | None = None,
+                 try_forms: bool = False) -> None:
         self.session = session
         self.project = project
         self.model = model
         self.limits = budget or MAIN_BUDGET
-        self.preflight = Preflight(session, project, model=model,
+        self.preflight = Preflight(session, project, model=model, try_forms=try_forms,
                                    **({"budget": preflight_budget} if preflight_budget else {}))
         self.main: MainJob | None = None
 
@@ -54,7 +55,7 @@ class Playground:
         session = await runtime.browser()
         budgets = runtime.budgets
         return cls(session, runtime.project, model=await runtime.language_model(), budget=budgets.main,
-                   preflight_budget=budgets.preflight)
+                   preflight_budget=budgets.preflight, try_forms=runtime.try_forms)
 
     @property
     def control(self) -> JobControl | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from studio.models.behaviour import Behaviour
 from studio.models.context import FlowSummary
+from studio.preflight.form_trials import writable_forms
 from studio.preflight.probes import Prober, paging
 from studio.preflight.run import PreflightRun
 from studio.preflight.sandbox import Sandbox
@@ -31,15 +32,21 @@ async def discover_flows(run: PreflightRun) -> None:
     points = [p.url.split("#")[0] for p in context.candidate_entry_points if p.url and p.confidence >= 0.5]
     for path in list(dict.fromkeys(points))[:MAX_PAGES]:
         catalog = run.catalogs.get(path)
-        if catalog is None or catalog.is_error_page or not (catalog.inputs or catalog.search_inputs or paging(catalog)):
+        forms = run.try_forms and catalog is not None and bool(writable_forms(catalog))
+        if catalog is None or catalog.is_error_page or not (catalog.inputs or catalog.search_inputs or paging(catalog)
+                                                            or forms):
             continue
-        run.progress(f"Trying what {path} does (in a sandbox: nothing is saved to the app)")
-        async with Sandbox(run.session) as box:
+        run.progress(f"Trying what {path} does (in a sandbox: " + (
+            "its forms are sent with sample data, as you allowed)" if forms else "nothing is saved to the app)"))
+        async with Sandbox(run.session, allow_writes=forms) as box:
             found = await Prober(run, box, catalog).explore()
         run.job.state.setdefault("behaviours", {})[path] = [b.model_dump(mode="json") for b in found]
         for behaviour in found:
             context.discovered_flows_summary.append(FlowSummary(flow_name=behaviour.name, entry_point=path,
                                                                 notes=behaviour.summary))
+        if box.written:
+            run.note(f"On {path} the preflight sent {len(box.written)} write(s) to the app with sample data, as the "
+                     f"tester allowed ({box.written[0]}); records it saved were deleted again where the page could.")
         if box.blocked:
             run.note(f"On {path} the page tried to write to the server {len(box.blocked)} time(s) "
                      f"({box.blocked[0]}); the preflight stopped those requests, so what needs them was not seen.")

@@ -53,8 +53,10 @@ class Preflight:
     """Runs preflight jobs on one browser session and records them in the project."""
 
     def __init__(self, session: BrowserSession, project: ProjectFile | None,
-                 budget: JobBudget = PREFLIGHT_BUDGET, model: LanguageModel | None = None) -> None:
+                 budget: JobBudget = PREFLIGHT_BUDGET, model: LanguageModel | None = None,
+                 try_forms: bool = False) -> None:
         self.session = session
+        self.try_forms = try_forms  # new jobs may send forms with sample data (the tester's choice)
         self.project = project
         self.model = model
         self.limits = budget
@@ -76,7 +78,7 @@ class Preflight:
         now = now_ms()
         return JobRecord(id=uuid.uuid4().hex[:12], kind=kind, status="running", request=request, start_url=url,
                          created_at=now, updated_at=now, context=ContextCollection(),
-                         state={"done": [], "case_ids": case_ids or []})
+                         state={"done": [], "case_ids": case_ids or [], "try_forms": self.try_forms})
 
     async def start(self, url: str | None, request: str = "", kind: JobKind = "preflight",
                     case_ids: list[str] | None = None) -> JobRecord:

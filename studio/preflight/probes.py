@@ -21,6 +21,7 @@ from studio.models.context import KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.outcomes import CountOutcome, TextsOutcome
 from studio.models.testcase import CaseStep
+from studio.preflight.form_trials import FormTrials
 from studio.preflight.run import PreflightRun
 from studio.preflight.sandbox import Sandbox, perform
 from studio.race.errors import RaceError
@@ -194,6 +195,8 @@ class Prober:
             opened = [CaseStep(action="navigate", url=self.catalog.path, target=where)]
             await self.try_one(opened, "view", f"'{control.name}' shows the next page of the list",
                                [CaseStep(action="click", target=f"the {control.name} link", locator=control.locator)])
+        if self.box.allow_writes:
+            await FormTrials(self).explore()
         return self.behaviours
 
     async def try_search(self, field: CatalogElement) -> None:

@@ -99,6 +99,11 @@ class PreflightRun:
         """How long this run has taken so far."""
         return round(time.monotonic() - self.started, 2)
 
+    @property
+    def try_forms(self) -> bool:
+        """Whether the tester allowed this job to send the app's forms with sample data (writes reach the app)."""
+        return bool(self.job.state.get("try_forms"))
+
     # -- answers ---------------------------------------------------------------------------------
 
     def answer(self, key: str) -> str | None:

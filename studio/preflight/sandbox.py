@@ -3,7 +3,8 @@ is never touched and nothing reaches the app's server data.
 
 Only the cookies come along (a signed-in app stays signed in); the page's own storage starts empty, as in a fresh
 browser (the exported tests start so too). Requests that would write — POST, PUT, PATCH, DELETE — are stopped
-before they leave the browser, and listed, so a probe can say that a feature needs the server.
+before they leave the browser, and listed, so a probe can say that a feature needs the server; only when the tester
+allowed the preflight to submit forms (`allow_writes`) do they go through, and they are listed then too.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ STEP_TIMEOUT_MS = 3000
 class Sandbox:
     """`async with Sandbox(session) as box: race = await box.fresh(url)` — a new context for every call."""
 
-    def __init__(self, session: BrowserSession) -> None:
+    def __init__(self, session: BrowserSession, allow_writes: bool = False) -> None:
         self.session = session
+        self.allow_writes = allow_writes
         self.blocked: list[str] = []  # the writes stopped, "POST http://…"
+        self.written: list[str] = []  # the writes let through (allow_writes), "POST http://…"
         self._browser: Browser | None = None
         self._cookies: list = []
         self._viewport = {"width": 1280, "height": 720}
@@ -90,7 +93,10 @@ class Sandbox:
 
     async def _guard(self, route: Route) -> None:
         request = route.request
-        if request.method in WRITES:
+        if request.method in WRITES and self.allow_writes:
+            self.written.append(f"{request.method} {request.url}")
+            await route.continue_()
+        elif request.method in WRITES:
             self.blocked.append(f"{request.method} {request.url}")
             await route.abort("blockedbyclient")
         else:
@@ -114,6 +120,8 @@ async def perform(box: Sandbox, race: RacePage, step: CaseStep, base_url: str) -
         await page.goto(urljoin(base_url, step.url or "/"), wait_until="load", timeout=15_000)
     elif action == "reload":
         await page.reload(wait_until="load", timeout=15_000)
+    elif action == "back":
+        await page.go_back(wait_until="load", timeout=15_000)
     elif action == "press" and target is None:
         await page.keyboard.press(data)
     elif target is None:

@@ -120,7 +120,8 @@ def _forms(raw_forms: list[dict], labels: Counter, pairs: Counter, test_ids: Cou
             fallbacks[id(form_field)] = options[1:]
             fields.append(form_field)
         submit = _elements([raw["submit"]], pairs, test_ids, fallbacks)[0] if raw.get("submit") else None
-        forms.append(FormInfo(name=raw["name"], fields=fields, submit=submit, step_text=raw.get("stepText")))
+        forms.append(FormInfo(name=raw["name"], fields=fields, submit=submit, step_text=raw.get("stepText"),
+                              method=raw.get("method") or "get"))
     return forms
 
 

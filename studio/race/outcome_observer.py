@@ -112,7 +112,7 @@ class OutcomeObserver:
                     outcomes += found
                 if not moved:
                     outcomes += await self._texts(before.state, state, covered)
-            if moved and action not in ("navigate", "reload"):
+            if moved and action not in ("navigate", "reload", "back"):
                 outcomes += await self._echoes(state)
             if moved:
                 outcomes += await self._heading(state)
@@ -212,6 +212,21 @@ class OutcomeObserver:
         if by_text is not None:
             return VisibleOutcome(locator=by_text, why=why or f'"{holder.text}" is shown.')
         return None
+
+    async def messages(self, limit: int = 2) -> list[Outcome]:
+        """The status and alert texts the page shows now (a toast after a save, an error summary after a refused
+        submission), each with a locator that finds it alone; what looks volatile is left out."""
+        state = await read_page_state(self.race)
+        outcomes: list[Outcome] = []
+        for holder in [h for h in (state.holders if state else []) if h.live and h.text.strip()]:
+            if len(outcomes) >= limit:
+                break
+            if volatility(holder.text) or sum(ch.isalpha() for ch in holder.text) < 4:
+                continue
+            outcome = await self._holder_text(holder, None, why=f'The page says "{holder.text}".')
+            if outcome is not None:
+                outcomes.append(outcome)
+        return outcomes
 
     async def _heading(self, state: PageState) -> list[Outcome]:
         heading = state.heading

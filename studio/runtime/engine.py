@@ -42,6 +42,7 @@ class EngineRuntime:
         self.settings = settings
         self.bus = bus or EventBus()
         self.budget_limits = dict(budget_limits or {})  # --max-* flags over the settings' budgets
+        self.try_forms = False  # new preflights may send the app's forms with sample data (the tester's choice)
         self.session: BrowserSession | None = None
         self.jobs: JobRunner[Any] = JobRunner(lambda: self.project)
         self.project: ProjectFile | None = None

@@ -27,6 +27,9 @@ JOBS: tuple[tuple[JobKind, str, str, str], ...] = (
      "Update the cases selected in Test Cases (or, with none selected, those a detected change impacts)"),
 )
 CANCEL_SHORTCUT = "Ctrl+Alt+X"
+TRY_FORMS_TIP = ("Let the preflight send the app's forms with sample data, to see and assert what they do: an empty "
+                 "submission's errors, a saved record's values and confirmation, and deleting the record it saved. "
+                 "Writes reach the app, so use it on a test or staging app only. Off: nothing is ever sent.")
 REQUEST_SHORTCUT = "Ctrl+Alt+R"
 
 
@@ -57,6 +60,12 @@ class PlaygroundBar(QToolBar):
             action.triggered.connect(lambda _checked=False, k=kind: self.start(k))
             self.addAction(action)
             self.job_actions[kind] = action
+        self.try_forms_action = QAction("Try &Forms", self)
+        self.try_forms_action.setCheckable(True)
+        self.try_forms_action.setToolTip(TRY_FORMS_TIP)
+        self.try_forms_action.setStatusTip(TRY_FORMS_TIP)
+        self.try_forms_action.toggled.connect(service.set_try_forms)
+        self.addAction(self.try_forms_action)
         self.addSeparator()
         self.progress = QProgressBar(self)
         self.progress.setAccessibleName("Job progress")

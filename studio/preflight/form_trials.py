@@ -1,0 +1,248 @@
+"""Try a page's forms with sample data — only when the tester allowed the preflight to submit forms (writes reach the
+app's server then, so this is for a test or staging app): send the form as it opens, with nothing typed, and keep the
+errors it shows; fill every field with a sample value and keep what the page reached shows (the values saved, its
+heading, the confirmation it says); then remove the record just saved with the page's own Delete or Remove button
+(through its confirmation dialog) and keep what shows it gone (the confirmation, and the record's page opened again).
+
+What the preflight adds it removes again when the app lets it: only records it saved are deleted, never the app's
+own. Generic by construction: fields are filled by their type, a field the app refuses as text is tried with a
+number, and buttons are found by the words every app uses for them (Delete, Remove, Confirm), never by an app's own
+names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from playwright.async_api import Error as PlaywrightError
+
+from studio.models.catalog import FormField, FormInfo, PageCatalog
+from studio.models.locator import LocatorSpec, LocatorStep
+from studio.models.outcomes import Outcome
+from studio.models.testcase import CaseStep
+from studio.race.errors import RaceError
+from studio.race.locators import resolve
+from studio.race.outcome_observer import OutcomeObserver
+from studio.race.page import RacePage
+
+if TYPE_CHECKING:
+    from studio.preflight.probes import Prober
+
+NUMBER = "3"  # a whole number no form field defaults to often (1 and 0 are the usual defaults)
+BY_TYPE = {"email": "sample@example.com", "number": NUMBER, "range": NUMBER, "tel": "5550100",
+           "url": "https://example.com/sample", "date": "2026-01-15", "time": "09:30",
+           "datetime-local": "2026-01-15T09:30", "month": "2026-01", "week": "2026-W03"}
+NOT_FILLED = {"file", "hidden", "color", "submit", "button", "image", "reset", "radio"}
+REMOVES = re.compile(r"^\s*(delete|remove)\b", re.IGNORECASE)
+CONFIRMS = re.compile(r"^\s*(delete|remove|yes|ok|confirm)\b", re.IGNORECASE)
+FLAGGED_JS = "(el) => el.getAttribute('aria-invalid') === 'true' || (el.matches && el.matches(':invalid'))"
+BUTTONS_JS = """() => [...document.querySelectorAll('button, [role="button"], input[type="submit"], input[type="button"]')]
+  .filter((el) => !!(el.offsetWidth || el.offsetHeight) && getComputedStyle(el).visibility !== 'hidden'
+    && !el.closest('nav, header, footer, dialog'))
+  .map((el) => (el.getAttribute('aria-label') || el.innerText || el.value || '').trim()).filter(Boolean)"""
+
+
+def writable_forms(catalog: PageCatalog) -> list[FormInfo]:
+    """Forms that would save something: a submit button, fields to fill, no password (a sign-in or sign-up form is
+    not sample data) and not a search box (searching writes nothing and is tried on its own)."""
+    def searches(form: FormInfo) -> bool:
+        return form.method != "post" and all(f.spec.type == "search" or "search" in f.spec.label.lower()
+                                             for f in form.fields)
+
+    return [form for form in catalog.forms
+            if form.submit is not None and form.submit.locator is not None and not form.step_text
+            and any(f.locator is not None and f.spec.type not in NOT_FILLED for f in form.fields)
+            and not any(f.spec.type == "password" for f in form.fields) and not searches(form)]
+
+
+def sample_step(field: FormField, as_number: bool = False) -> CaseStep | None:
+    """The step that gives `field` a sample value by its type (a number when the app refused text there)."""
+    spec, label = field.spec, field.spec.label or field.spec.name
+    if field.locator is None or spec.type in NOT_FILLED:
+        return None
+    if spec.type == "checkbox":
+        return CaseStep(action="check", target=f"'{label}'", locator=field.locator)
+    if spec.type in ("select", "select-one", "combobox") or field.options:
+        choices = [o for o in field.options if o.strip() and not o.strip().startswith(("--", "Select", "Choose"))]
+        if not choices:
+            return None
+        return CaseStep(action="select", target=f"'{label}'", locator=field.locator, data=choices[-1])
+    value = NUMBER if as_number else BY_TYPE.get(spec.type, f"Sample {label}")
+    return CaseStep(action="fill", target=f"'{label}'", locator=field.locator, data=value)
+
+
+def _called(form: FormInfo, start: bool = False) -> str:
+    """How a case names the form: by its own name when it has one ('Shipping address'), else 'the form'."""
+    if form.name and form.name.lower() != "form":
+        return f"'{form.name}'"
+    return "The form" if start else "the form"
+
+
+def _role(role: str, name: str | None = None) -> LocatorStep:
+    return LocatorStep(kind="role", role=role, name=name, exact=name is not None)
+
+
+def _plain(steps: list[CaseStep]) -> list[CaseStep]:
+    """Steps as a setup replays them: what they changed was asserted by the behaviour that tried them."""
+    return [step.model_copy(update={"outcomes": [], "expected": ""}) for step in steps]
+
+
+class FormTrials:
+    """The form tries of one page, with the Prober's fresh pages, observer and budget."""
+
+    def __init__(self, prober: Prober) -> None:
+        self.prober = prober
+        self.catalog = prober.catalog
+        where = f"the {self.catalog.heading or self.catalog.title or 'page'} page"
+        self.opened = [CaseStep(action="navigate", url=self.catalog.path, target=where)]
+
+    async def explore(self) -> None:
+        for form in writable_forms(self.catalog)[:1]:
+            await self.try_refused(form)
+            saved = await self.try_saved(form)
+            if saved is not None:
+                await self.try_delete(*saved)
+
+    def note(self, text: str) -> None:
+        self.prober.run.note(f"{self.catalog.path}: {text}")
+
+    async def flagged(self, race: RacePage, form: FormInfo) -> list[FormField]:
+        """The fields the page marks invalid now (aria-invalid, or the browser's own constraint check)."""
+        found = []
+        for field in form.fields:
+            if field.locator is None:
+                continue
+            try:
+                target = resolve(race.page, field.locator.steps)
+                if await target.count() == 1 and await target.evaluate(FLAGGED_JS, timeout=1000):
+                    found.append(field)
+            except PlaywrightError:
+                continue
+        return found
+
+    def submit(self, form: FormInfo) -> CaseStep:
+        assert form.submit is not None
+        return CaseStep(action="click", target=f"the {form.submit.name or 'submit'} button", locator=form.submit.locator)
+
+    async def _with_messages(self, observer: OutcomeObserver, step: CaseStep) -> CaseStep:
+        """`step` with the status and alert texts the page shows after it, first (what a tester reads first)."""
+        said: list[Outcome] = await observer.messages()
+        if not said:
+            return step
+        expected = " ".join(filter(None, [*(o.why for o in said), step.expected]))
+        return step.model_copy(update={"outcomes": [*said, *step.outcomes], "expected": expected})
+
+    async def try_refused(self, form: FormInfo) -> None:
+        """The form sent as it opens, nothing typed: a form with required fields says what is missing."""
+        name = f"Sending {_called(form)} with nothing filled in is refused with an error"
+        ready = await self.prober.attempt(self.opened, name)
+        if ready is None:
+            return
+        race, observer = ready
+        try:
+            sent = await self.prober.act(race, observer, self.submit(form))
+            flagged = await self.flagged(race, form)
+            sent = await self._with_messages(observer, sent)
+        except (PlaywrightError, RaceError) as error:
+            self.note(f"sending {_called(form)} empty could not be tried: {str(error).splitlines()[0]}")
+            return
+        said = [o for o in sent.outcomes if o.why.startswith("The page says")]
+        if not flagged and not said:
+            self.note(f"{_called(form, start=True)} was sent with nothing filled in and showed no error; no case says it must.")
+            return
+        self.prober.keep("refused", name, self.opened, [sent])
+
+    async def try_saved(self, form: FormInfo) -> tuple[RacePage, OutcomeObserver, list[CaseStep]] | None:
+        """Every field given a sample value, then sent; a field refused as text is given a number and it is sent
+        again (once). Returns the page the save reached, its observer and the steps, for the delete try."""
+        name = f"Sending {_called(form)} with every field filled in saves it"
+        numbers: set[str] = set()
+        for round_no in range(2):
+            fills = [step for field in form.fields
+                     if (step := sample_step(field, as_number=field.spec.name in numbers)) is not None]
+            steps = [*fills, self.submit(form)]
+            ready = await self.prober.attempt(self.opened, name)
+            if ready is None:
+                return None
+            race, observer = ready
+            try:
+                done = [await self.prober.act(race, observer, step) for step in steps]
+                flagged = await self.flagged(race, form)
+                if not flagged:
+                    done[-1] = await self._with_messages(observer, done[-1])
+            except (PlaywrightError, RaceError) as error:
+                self.note(f"filling {_called(form)} in could not be tried: {str(error).splitlines()[0]}")
+                return None
+            retry = {field.spec.name for field in flagged} - numbers
+            if flagged and retry and round_no == 0:
+                numbers |= retry  # a field that refused text: its hint usually asks for a number
+                continue
+            if flagged:
+                self.note(f"{_called(form, start=True)} refused the sample values in {', '.join(f.spec.label for f in flagged)}; "
+                          "no case is written for saving it.")
+                return None
+            if self.prober.keep("save", name, self.opened, done) is None:
+                return None
+            return race, observer, done
+        return None
+
+    async def try_delete(self, race: RacePage, observer: OutcomeObserver, saved: list[CaseStep]) -> None:
+        """On the page the save reached: its Delete (or Remove) button, the dialog's confirming button, then the
+        record's page again — it should be gone. Only the record this preflight just saved is deleted."""
+        page = race.page
+        try:
+            names = [n for n in await page.evaluate(BUTTONS_JS) if REMOVES.match(n)]
+        except PlaywrightError:
+            return
+        if not names:
+            return  # no way to remove it from here: nothing to try
+        button = LocatorSpec(strategy="role", steps=[_role("button", names[0])])
+        name = f"'{names[0]}' on a saved record removes it"
+        record = await _heading_text(page)
+        try:
+            if await resolve(page, button.steps).count() != 1:
+                return
+            done = [await self.prober.act(race, observer, CaseStep(action="click", target=f"the {names[0]} button",
+                                                                  locator=button))]
+            confirm = await _confirming_button(race, names[0])
+            if confirm is not None:
+                done.append(await self.prober.act(race, observer, confirm))
+            done[-1] = await self._with_messages(observer, done[-1])
+            back = await self.prober.act(race, observer, CaseStep(action="back", target="the record's page"))
+            again = await self.prober.act(race, observer, CaseStep(action="reload", target="the record's page"))
+        except (PlaywrightError, RaceError) as error:
+            self.note(f"{name} could not be tried: {str(error).splitlines()[0]}")
+            return
+        if record and await _heading_text(page) == record:
+            self.note(f"after '{names[0]}' the record '{record}' still opened; no case says it must be gone.")
+            self.prober.keep("remove", name, _plain([*self.opened, *saved]), done)
+            return
+        self.prober.keep("remove", name, _plain([*self.opened, *saved]), [*done, back, again])
+
+
+async def _heading_text(page) -> str | None:
+    try:
+        heading = page.locator("h1").first
+        return " ".join((await heading.inner_text(timeout=1000)).split()) if await heading.count() else None
+    except PlaywrightError:
+        return None
+
+
+async def _confirming_button(race: RacePage, said: str) -> CaseStep | None:
+    """The button of the confirmation dialog that opened, if one did: the one named like the button pressed, else
+    the first that confirms (Yes, OK, Confirm)."""
+    for role in ("dialog", "alertdialog"):
+        box = resolve(race.page, [_role(role)])
+        try:
+            if await box.count() != 1 or not await box.is_visible():
+                continue
+            names = [" ".join(n.split()) for n in await box.get_by_role("button").all_inner_texts()]
+        except PlaywrightError:
+            continue
+        chosen = next((n for n in names if n.lower() == said.lower()), None) or next(
+            (n for n in names if CONFIRMS.match(n)), None)
+        if chosen:
+            locator = LocatorSpec(strategy="scoped", steps=[_role(role), _role("button", chosen)])
+            return CaseStep(action="click", target=f"the dialog's {chosen} button", locator=locator)
+    return None
