@@ -1,0 +1,47 @@
+"""`studio gate`: the seed's thresholds and messages over a run's scenario_end records."""
+
+from __future__ import annotations
+
+import json
+
+from studio.cli.main import main
+from studio.scenarios.gate import Thresholds, check_thresholds
+
+
+def ended(status: str, steps: int, cost: float = 0.0) -> dict:
+    return {"type": "scenario_end", "scenarioId": f"s{steps}", "status": status, "steps": steps, "cost": cost}
+
+
+def test_each_threshold_is_checked_with_the_seeds_message():
+    results = [ended("success", 12, 0.1), ended("failure", 30, 0.9)]
+    assert check_thresholds(results, Thresholds()) == [
+        "Pass rate 0.5 below threshold 0.95",
+        "Median steps 21 exceeds threshold 12",
+        "P90 steps 28.2 exceeds threshold 20",
+    ]  # average cost 0.50 is not above 0.50
+    assert check_thresholds(results, Thresholds(max_cost_per_scenario=0.4))[-1] == (
+        "Average cost $0.5 exceeds threshold $0.4")
+    assert check_thresholds([ended("success", 6), ended("success", 8)], Thresholds()) == []
+
+
+def write(path, records) -> str:
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_the_command_exits_1_on_a_violation_and_0_when_all_pass(tmp_path, capsys):
+    run = [{"type": "run_start", "runId": "run_1", "scenarios": ["a", "b"]}]
+    good = write(tmp_path / "good.jsonl", [*run, ended("success", 6), ended("success", 9)])
+    assert main(["gate", good]) == 0 and capsys.readouterr().out.strip() == "All thresholds passed ✓"
+    bad = write(tmp_path / "bad.jsonl", [*run, ended("success", 6), ended("failure", 40)])
+    assert main(["gate", bad, "--max-p90-steps", "50", "--max-median-steps", "30"]) == 1
+    assert capsys.readouterr().err == "Threshold violations:\nPass rate 0.5 below threshold 0.95\n"
+
+
+def test_a_results_file_it_cannot_use_is_a_sentence(tmp_path, capsys):
+    assert main(["gate", str(tmp_path / "missing.jsonl")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"type": "run_start"}\n{not json\n', encoding="utf-8")
+    assert main(["gate", str(broken)]) == 2
+    assert "line 2 is not JSON" in capsys.readouterr().err
