@@ -63,6 +63,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                           "support at it for completions and checks).")
     schema.set_defaults(handler=_schema)
     register_gate(commands)
+    register_run(commands)
 
 
 def _gate(args: argparse.Namespace) -> int:
@@ -101,3 +102,71 @@ def register_gate(commands: argparse._SubParsersAction) -> None:
     gate.add_argument("--max-cost-per-scenario", type=float, default=defaults.max_cost_per_scenario, metavar="USD",
                       help=f"average model cost per scenario (default {defaults.max_cost_per_scenario:g})")
     gate.set_defaults(handler=_gate)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from studio.browser.errors import BrowserError
+    from studio.scenarios.batch import BatchError, BatchOptions, load_all, run_batch, scenario_files, summary
+
+    try:
+        scenarios = load_all(scenario_files(args.patterns))
+    except BatchError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        print(f"error: {error}", file=sys.stderr)
+        return BAD_INPUT
+    if bool(args.demo) == bool(args.base_url):
+        print("error: say where the app runs: --demo (the embedded demo, served here) or --base-url URL.",
+              file=sys.stderr)
+        return BAD_INPUT
+    demo = None
+    if args.demo:
+        from studio.demo.server import DemoServerThread
+
+        demo = DemoServerThread()
+        base_url = demo.start()
+    else:
+        base_url = args.base_url
+    options = BatchOptions(base_url=base_url, out=Path(args.out), parallel=args.parallel, fail_fast=args.fail_fast,
+                           session_reuse=args.session_reuse, headless=not args.headed,
+                           browser_endpoint=args.browser_endpoint, repeat=args.repeat)
+    try:
+        batch = asyncio.run(run_batch(scenarios, options, lambda line: print(line, flush=True)))
+    except BrowserError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("Stopped; the scenarios that finished are in the results.", file=sys.stderr)
+        return 130
+    finally:
+        if demo is not None:
+            demo.stop()
+    for line in summary(batch):
+        print(line)
+    return VALID if batch.results and batch.pass_rate == 1.0 and not batch.stopped else INVALID
+
+
+def register_run(commands: argparse._SubParsersAction) -> None:
+    run = commands.add_parser(
+        "run", help="run goal scenarios (YAML) with the scenario agent",
+        description="Run goal scenarios: each in a fresh browser context, an agent reaches its goal from its start "
+                    "URL (no model: the deterministic planner). One line per scenario, then the summary; the JSONL "
+                    "log goes to OUT/results.jsonl. Exit 0: every scenario passed; 1: some did not; 2: bad input.")
+    run.add_argument("patterns", nargs="+", metavar="PATTERN", help="scenario files, folders or globs")
+    where = run.add_mutually_exclusive_group()
+    where.add_argument("--demo", action="store_true", help="serve the embedded demo app here and run against it")
+    where.add_argument("--base-url", metavar="URL", help="where the app runs (scenario start URLs are resolved "
+                                                         "against it)")
+    run.add_argument("--parallel", type=int, default=1, metavar="N", help="scenarios at once (default 1)")
+    run.add_argument("--repeat", type=int, default=1, metavar="N", help="run each scenario N times (default 1)")
+    run.add_argument("--fail-fast", action="store_true", help="stop starting scenarios after the first failure")
+    run.add_argument("--session-reuse", action="store_true",
+                     help="reuse a test user's signed-in session across scenarios (falls back to signing in)")
+    run.add_argument("--headless", action="store_true", help="no browser window (the default)")
+    run.add_argument("--headed", action="store_true", help="show the browser window")
+    run.add_argument("--browser-endpoint", metavar="URL",
+                     help="run the browsers on a remote Playwright browser server (ws://...)")
+    run.add_argument("--out", default="out", metavar="DIR", help="where results.jsonl and sessions go (default out)")
+    run.set_defaults(handler=_run)

@@ -1,0 +1,140 @@
+"""A run of many scenarios (`studio run`): scenario files by glob pattern, validated first (a bad file stops the run
+before anything starts, with every problem); then run on one browser, `parallel` at a time, each in its own browser
+context; one console line per scenario and the seed's summary; the JSONL log under `out`."""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from studio.browser.launcher import BrowserLauncher
+from studio.scenarios.metrics import median
+from studio.scenarios.records import RunLog
+from studio.scenarios.runner import ScenarioResult, ScenarioRunner
+from studio.scenarios.spec import Scenario
+from studio.scenarios.validation import Problem, check_scenario
+
+
+class BatchError(Exception):
+    """Nothing could run; str() says why and what to do."""
+
+    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or []
+
+
+@dataclass
+class BatchOptions:
+    base_url: str
+    out: Path
+    parallel: int = 1
+    fail_fast: bool = False
+    session_reuse: bool = False
+    headless: bool = True
+    browser_endpoint: str | None = None
+    repeat: int = 1
+
+
+@dataclass
+class BatchResult:
+    run_id: str
+    results: list[ScenarioResult] = field(default_factory=list)
+    duration: float = 0.0
+    log_path: Path | None = None
+    stopped: bool = False
+
+    @property
+    def pass_rate(self) -> float:
+        return sum(r.status == "success" for r in self.results) / len(self.results) if self.results else 0.0
+
+
+def scenario_files(patterns: list[str]) -> list[Path]:
+    """The scenario files the patterns name (globs, files or folders), in a stable order."""
+    found: list[Path] = []
+    for pattern in patterns:
+        path = Path(pattern)
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml"))
+        else:
+            found += sorted(Path(p) for p in glob.glob(pattern, recursive=True) if p.endswith((".yaml", ".yml")))
+    unique = list(dict.fromkeys(found))
+    if not unique:
+        raise BatchError(f"No scenario file matches {' '.join(patterns)}. Give .yaml files, folders or globs such "
+                         "as 'scenarios/smoke/*.yaml'.")
+    return unique
+
+
+def load_all(files: list[Path]) -> list[Scenario]:
+    scenarios, problems = [], []
+    for path in files:
+        scenario, found = check_scenario(path)
+        problems += found
+        if scenario is not None and not found:
+            scenarios.append(scenario)
+    if problems:
+        raise BatchError(f"{len(problems)} problem(s) in the scenario files; nothing was run. Fix them "
+                         "(`studio validate` checks them) and run again.", problems)
+    return scenarios
+
+
+def clock() -> str:
+    return datetime.now().strftime("%H:%M:%S")
+
+
+async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Callable[[str], None]) -> BatchResult:
+    run_id = f"run_{uuid.uuid4().hex[:8]}"
+    options.out.mkdir(parents=True, exist_ok=True)
+    log = RunLog(options.out / "results.jsonl", run_id)
+    batch = BatchResult(run_id, log_path=log.path)
+    queue = [s for s in scenarios for _ in range(max(1, options.repeat))]
+    started = time.monotonic()
+    say(f"[{clock()}] Starting run: {len(queue)} scenario(s)" + (f", {options.parallel} at a time"
+                                                                 if options.parallel > 1 else ""))
+    log.run_start([s.id for s in scenarios])
+    launcher = BrowserLauncher(headless=options.headless, endpoint=options.browser_endpoint)
+    gate = asyncio.Semaphore(max(1, options.parallel))
+    stop = asyncio.Event()
+    try:
+        browser = await launcher.start()
+        runner = ScenarioRunner(browser, options.base_url, log, options.out, session_reuse=options.session_reuse)
+
+        async def one(scenario: Scenario) -> None:
+            async with gate:
+                if stop.is_set():
+                    return
+                result = await runner.run(scenario)
+                batch.results.append(result)
+                mark = "✓" if result.status == "success" else "✗"
+                said = f"[{clock()}] {mark} {scenario.id} ({result.steps} steps, {result.duration:.1f}s)"
+                say(said if result.status == "success" else f"{said}: {result.message}")
+                if options.fail_fast and result.status != "success":
+                    stop.set()
+
+        try:
+            await asyncio.gather(*(one(s) for s in queue))
+        except asyncio.CancelledError:
+            batch.stopped = True
+    finally:
+        await launcher.close()
+        batch.duration = round(time.monotonic() - started, 2)
+        log.run_end(batch.pass_rate, batch.duration)
+        log.close()
+    return batch
+
+
+def summary(batch: BatchResult) -> list[str]:
+    passed = sum(r.status == "success" for r in batch.results)
+    total = len(batch.results)
+    steps = median([r.steps for r in batch.results])
+    duration = median([r.duration for r in batch.results])
+    return ["", "Summary:", f"  Pass Rate: {batch.pass_rate:.0%} ({passed}/{total})",
+            f"  Median Steps: {steps:g}" if steps is not None else "  Median Steps: -",
+            f"  Median Duration: {duration:.1f}s" if duration is not None else "  Median Duration: -",
+            f"  Total Cost: ${sum(r.cost for r in batch.results):.2f}", "",
+            f"Results: {batch.log_path}"]

@@ -1,0 +1,167 @@
+"""What the scenario agent sees of a page (seed 004's ui.observe): the top 50 visible interactive elements as UINodes
+(role, accessible name, test id, bounds, landmark, href, value, checked), the page's headings, URL and title — and
+whether a goal condition holds on it.
+
+Each node gets an id the page keeps (`data-pfs-node`), so an action names a node and the agent never writes a
+selector: the test id when the page has one, else n1, n2, …
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+from pydantic import BaseModel, Field
+
+from studio.scenarios.spec import Condition, ElementRef
+
+MAX_NODES = 50
+OBSERVE_JS = """(limit) => {
+  const INTERACTIVE = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], '
+    + '[role="link"], [role="tab"], [role="checkbox"], [role="menuitem"], [role="switch"], [onclick], [tabindex="0"]';
+  const ROLES = { A: 'link', BUTTON: 'button', SELECT: 'combobox', TEXTAREA: 'textbox', SUMMARY: 'button' };
+  const INPUTS = { checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button', search: 'searchbox',
+    range: 'slider', number: 'spinbutton' };
+  const clean = (s, n = 80) => (s || '').replace(/\\s+/g, ' ').trim().slice(0, n);
+  const shown = (el) => {
+    const r = el.getBoundingClientRect(); const st = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none' && !el.closest('[hidden], [inert]');
+  };
+  const nameOf = (el) => {
+    const by = el.getAttribute('aria-labelledby');
+    if (by) return clean(by.split(/\\s+/).map((id) => (document.getElementById(id) || {}).textContent || '').join(' '));
+    if (el.getAttribute('aria-label')) return clean(el.getAttribute('aria-label'));
+    if (el.labels && el.labels.length) return clean(el.labels[0].textContent);
+    if (el.tagName === 'INPUT' && ['submit', 'button'].includes(el.type)) return clean(el.value);
+    return clean(el.innerText || el.textContent || el.getAttribute('placeholder') || el.getAttribute('title') || '');
+  };
+  const landmarkOf = (el) => {
+    const mark = el.closest('header, nav, main, footer, aside, [role="banner"], [role="navigation"], [role="main"], [role="contentinfo"], [role="complementary"]');
+    if (!mark) return null;
+    const tag = mark.tagName.toLowerCase(); const role = mark.getAttribute('role');
+    return { header: 'header', nav: 'nav', main: 'main', footer: 'footer', aside: 'complementary', banner: 'header',
+      navigation: 'nav', contentinfo: 'footer', complementary: 'complementary' }[role || tag] || null;
+  };
+  const seen = new Set(); const nodes = []; const ids = new Set();
+  for (const el of document.querySelectorAll(INTERACTIVE)) {
+    if (nodes.length >= limit) break;
+    if (seen.has(el) || !shown(el) || el.closest('[aria-hidden="true"]')) continue;
+    seen.add(el);
+    const tag = el.tagName; const type = (el.getAttribute('type') || '').toLowerCase();
+    let role = el.getAttribute('role') || (tag === 'INPUT' ? (INPUTS[type] || 'textbox') : ROLES[tag] || 'button');
+    const testId = el.getAttribute('data-testid');
+    let id = testId && !ids.has(testId) ? testId : 'n' + (nodes.length + 1);
+    while (ids.has(id)) id = id + '_';
+    ids.add(id);
+    el.setAttribute('data-pfs-node', id);
+    const r = el.getBoundingClientRect();
+    const node = { id, role, name: nameOf(el), testId, enabled: !el.disabled && el.getAttribute('aria-disabled') !== 'true',
+      visible: true, focused: document.activeElement === el, landmark: landmarkOf(el),
+      bounds: { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height) } };
+    if (tag === 'A') node.href = el.getAttribute('href');
+    if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) && !['checkbox', 'radio', 'submit', 'button'].includes(type)) {
+      node.value = type === 'password' ? (el.value ? '••••' : '') : clean(el.value, 200);
+      node.inputType = tag === 'INPUT' ? (type || 'text') : tag.toLowerCase();
+      if (tag === 'SELECT') node.options = [...el.options].map((o) => clean(o.textContent)).slice(0, 20);
+    }
+    if (['checkbox', 'radio'].includes(type) || ['checkbox', 'switch'].includes(role)) node.checked = !!el.checked || el.getAttribute('aria-checked') === 'true';
+    const form = el.closest('form');
+    const holder = form || el.closest('[role="form"], section, [data-testid]');
+    if (form) node.form = form.getAttribute('aria-label') || form.id || form.getAttribute('action') || 'form';
+    else if (holder && holder !== document.body) node.form = holder.getAttribute('data-testid') || holder.id || null;
+    nodes.push(node);
+  }
+  const headings = [...document.querySelectorAll('h1, h2, h3, [role="heading"]')].filter(shown).map((h) => clean(h.textContent)).filter(Boolean).slice(0, 20);
+  return { url: location.href, title: document.title, nodes, headings };
+}"""
+
+
+class UINode(BaseModel):
+    """Seed 004's UINode, with what a form field needs besides (its type, a select's options, its form)."""
+
+    id: str
+    role: str
+    name: str = ""
+    bounds: dict[str, int] = Field(default_factory=dict)
+    enabled: bool = True
+    visible: bool = True
+    focused: bool = False
+    landmark: str | None = None
+    href: str | None = None
+    value: str | None = None
+    checked: bool | None = None
+    parentId: str | None = None  # noqa: N815 (the seed's field name)
+    children: list[str] | None = None
+    testId: str | None = None  # noqa: N815
+    inputType: str | None = None  # noqa: N815
+    options: list[str] | None = None
+    form: str | None = None
+
+
+class Observation(BaseModel):
+    url: str
+    title: str = ""
+    nodes: list[UINode] = Field(default_factory=list)
+    headings: list[str] = Field(default_factory=list)
+
+    def node(self, node_id: str) -> UINode | None:
+        return next((n for n in self.nodes if n.id == node_id), None)
+
+
+async def observe(page: Page, limit: int = MAX_NODES) -> Observation:
+    """The page now; a page that is navigating is read once it has loaded (three tries)."""
+    for attempt in range(3):
+        try:
+            raw: dict[str, Any] = await page.evaluate(OBSERVE_JS, limit)
+            return Observation.model_validate(raw)
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+            try:
+                await page.wait_for_load_state("load", timeout=5_000)
+            except PlaywrightError:
+                pass
+    raise AssertionError("unreachable")
+
+
+def url_part(url: str, wanted: str) -> str:
+    """The part of `url` a url_contains condition is matched in: its path, with the query only when the condition
+    names one (?) and the fragment only when it names one (#) — a sign-in page's ?next=/credit-report is not the
+    credit report."""
+    parts = urlsplit(url)
+    text = parts.path
+    if "?" in wanted or "=" in wanted:
+        text += f"?{parts.query}"
+    if "#" in wanted:
+        text += f"#{parts.fragment}"
+    return text
+
+
+def node_selector(node_id: str) -> str:
+    return f'[data-pfs-node="{node_id}"]'
+
+
+async def holds(page: Page, observation: Observation, condition: Condition) -> bool:
+    """Whether `condition` holds on the page now (headings compared without case, as a tester reads them)."""
+    if condition.url_contains is not None:
+        return condition.url_contains in url_part(observation.url, condition.url_contains)
+    if condition.heading_text is not None:
+        wanted = condition.heading_text.casefold().strip()
+        return any(heading.casefold().strip() == wanted for heading in observation.headings)
+    assert condition.element_visible is not None
+    return await _visible(page, condition.element_visible)
+
+
+async def _visible(page: Page, ref: ElementRef) -> bool:
+    if ref.testId is not None:
+        locator = page.get_by_test_id(ref.testId)
+    elif ref.role is not None:
+        locator = page.get_by_role(ref.role, name=ref.name) if ref.name else page.get_by_role(ref.role)  # type: ignore[arg-type]
+    else:
+        locator = page.get_by_text(ref.text or "")
+    try:
+        return await locator.first.is_visible()
+    except PlaywrightError:
+        return False

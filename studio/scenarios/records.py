@@ -1,0 +1,69 @@
+"""The run's JSONL log (seed 004): run_start, scenario_start, step, scenario_end, run_end, one JSON object a line,
+with the seed's field names. Deterministic apart from timestamps (and durations): keys in a fixed order, no ids
+drawn at random except the run's own."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from studio.scenarios.observe import Observation
+    from studio.scenarios.planner import Action
+    from studio.scenarios.runner import ScenarioResult
+
+
+def timestamp() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class RunLog:
+    """Appends records to `path` (flushed at once: a stopped run keeps what finished)."""
+
+    def __init__(self, path: Path, run_id: str) -> None:
+        self.path, self.run_id = path, run_id
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = path.open("a", encoding="utf-8")
+        self._lock = threading.Lock()
+        self.current: dict[str, str] = {}  # not used across tasks: each scenario writes its own records
+
+    def write(self, record: dict[str, Any]) -> None:
+        line = json.dumps({**record, "timestamp": timestamp()}, ensure_ascii=False)
+        with self._lock:
+            self._file.write(line + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def run_start(self, scenario_ids: list[str]) -> None:
+        self.write({"type": "run_start", "runId": self.run_id, "scenarios": scenario_ids})
+
+    def scenario_start(self, scenario_id: str) -> None:
+        self.write({"type": "scenario_start", "scenarioId": scenario_id})
+
+    def step(self, number: int, action: Action, observation: Observation, reasoning: str, hints: list[str],
+             scenario_id: str = "") -> None:
+        record: dict[str, Any] = {"type": "step", "step": number, "action": action.as_json(),
+                                  "observation": {"url": observation.url, "nodeCount": len(observation.nodes)}}
+        if scenario_id:
+            record["scenarioId"] = scenario_id
+        if reasoning:
+            record["reasoning"] = reasoning
+        if hints:
+            record["hintsUsed"] = len(hints)
+        self.write(record)
+
+    def scenario_end(self, scenario_id: str, result: ScenarioResult) -> None:
+        self.write({"type": "scenario_end", "scenarioId": scenario_id, "status": result.status, "steps": result.steps,
+                    "duration": result.duration, "metrics": result.metrics(), "cost": result.cost,
+                    "tokens": result.tokens, "message": result.message, "clicks": result.clicks,
+                    "urlHistory": result.url_history, "hintsUsed": result.hints_used,
+                    "reusedSession": result.reused_session})
+
+    def run_end(self, pass_rate: float, total_duration: float) -> None:
+        self.write({"type": "run_end", "runId": self.run_id, "passRate": round(pass_rate, 4),
+                    "totalDuration": round(total_duration, 2)})

@@ -1,0 +1,96 @@
+"""`studio run` against the embedded demo with a real Chromium and no model: the five shipped scenarios pass, the
+JSONL log has the seed's records, `studio gate` passes on it; session reuse shortens a second sign-in run; a goal
+that cannot be reached fails with the reason and fails the gate."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "projects" / "demo-fintech" / "scenarios"
+
+pytestmark = pytest.mark.browser
+
+
+def studio(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=timeout, env=dict(os.environ))
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_shipped_scenarios_are_valid():
+    done = studio("validate", str(SCENARIOS))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "5 of 5 scenario file(s) valid." in done.stderr
+    assert {p.parent.name for p in SCENARIOS.rglob("*.yaml")} == {"smoke", "exploration", "regression"}
+
+
+@pytest.mark.timeout(400)
+def test_the_five_scenarios_pass_against_the_demo_and_pass_the_gate(browser_info, tmp_path):
+    done = studio("run", str(SCENARIOS), "--demo", "--parallel", "2", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].endswith("Starting run: 5 scenario(s), 2 at a time")
+    assert sum(1 for line in lines if "] ✓ " in line) == 5 and "  Pass Rate: 100% (5/5)" in lines
+    log = records(tmp_path / "results.jsonl")
+    kinds = [r["type"] for r in log]
+    assert kinds[0] == "run_start" and kinds[-1] == "run_end" and kinds.count("scenario_end") == 5
+    assert log[0]["scenarios"] == sorted(log[0]["scenarios"]) or len(log[0]["scenarios"]) == 5
+    ended = {r["scenarioId"]: r for r in log if r["type"] == "scenario_end"}
+    assert all(r["status"] == "success" for r in ended.values())
+    assert ended["login-and-open-credit-report"]["steps"] <= 12  # the seed's cold-start target
+    steps = [r for r in log if r["type"] == "step"]
+    assert steps and all({"step", "action", "observation", "timestamp", "scenarioId"} <= set(r) for r in steps)
+    assert all(r["action"]["type"].startswith("ui.act.") for r in steps)
+    assert log[-1]["passRate"] == 1.0
+    gate = studio("gate", str(tmp_path / "results.jsonl"))
+    assert gate.returncode == 0 and gate.stdout.strip() == "All thresholds passed ✓", gate.stderr
+
+
+@pytest.mark.timeout(200)
+def test_session_reuse_skips_the_sign_in(browser_info, tmp_path):
+    scenario = SCENARIOS / "smoke" / "login-and-open-credit-report.yaml"
+    done = studio("run", str(scenario), "--demo", "--repeat", "2", "--session-reuse", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    cold, warm = [r for r in records(tmp_path / "results.jsonl") if r["type"] == "scenario_end"]
+    assert not cold["reusedSession"] and warm["reusedSession"]
+    assert warm["steps"] <= 6 and warm["steps"] < cold["steps"] <= 12, (cold["steps"], warm["steps"])
+
+
+@pytest.mark.timeout(200)
+def test_an_unreachable_goal_fails_with_its_reason_and_fails_the_gate(browser_info, tmp_path):
+    path = tmp_path / "nowhere.yaml"
+    path.write_text("""version: "0.1"
+id: reach-nowhere
+name: Reach a page that does not exist
+context: { start_url: "/help" }
+goal:
+  description: "Open the quarterly tax statement"
+  success: { conditions: [ { heading_text: "Quarterly tax statement" } ] }
+constraints: { max_steps: 3 }
+""", encoding="utf-8")
+    done = studio("run", str(path), "--demo", "--out", str(tmp_path / "out"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "✗ reach-nowhere (" in done.stdout and "Pass Rate: 0% (0/1)" in done.stdout
+    [ended] = [r for r in records(tmp_path / "out" / "results.jsonl") if r["type"] == "scenario_end"]
+    assert ended["status"] == "failure" and ended["message"]
+    gate = studio("gate", str(tmp_path / "out" / "results.jsonl"))
+    assert gate.returncode == 1 and "Pass rate 0 below threshold 0.95" in gate.stderr
+
+
+def test_a_bad_scenario_runs_nothing(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("id: Bad Id\nname: x\n", encoding="utf-8")
+    done = studio("run", str(path), "--demo", "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert f"{path}:1:5: 'id'" in done.stderr and "nothing was run" in done.stderr
+    assert not (tmp_path / "out").exists()
