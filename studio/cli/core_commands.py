@@ -39,6 +39,12 @@ def _preflight_bench() -> Callable[..., int]:
     return main
 
 
+def _scenario_bench() -> Callable[..., int]:
+    from studio.scenarios.bench import main
+
+    return main
+
+
 def _game_bench() -> Callable[..., int]:
     from studio.game.bench import main
 
@@ -49,6 +55,7 @@ def _game_bench() -> Callable[..., int]:
 BENCH_TARGETS: dict[str, Callable[[], Callable[..., int]]] = {
     "live-view": _window_bench, "startup": _window_bench, "race": _race_bench, "snapshot": _race_bench,
     "preflight": _preflight_bench, "mcp-click": _mcp_bench, "soak": _window_bench, "game": _game_bench,
+    "scenarios": _scenario_bench,
 }
 
 

@@ -64,6 +64,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     schema.set_defaults(handler=_schema)
     register_gate(commands)
     register_run(commands)
+    register_report(commands)
+    register_clean(commands)
 
 
 def _gate(args: argparse.Namespace) -> int:
@@ -143,8 +145,17 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if demo is not None:
             demo.stop()
+    from studio.scenarios.report import ReportError, write_report
+
+    try:
+        report, _differences = write_report(batch.log_path, Path(args.out) / "index.html", []) if batch.log_path \
+            else (None, [])
+    except ReportError:
+        report = None  # nothing finished: the summary says so
     for line in summary(batch):
         print(line)
+    if report is not None:
+        print(f"Reports: {report}")
     return VALID if batch.results and batch.pass_rate == 1.0 and not batch.stopped else INVALID
 
 
@@ -170,3 +181,67 @@ def register_run(commands: argparse._SubParsersAction) -> None:
                      help="run the browsers on a remote Playwright browser server (ws://...)")
     run.add_argument("--out", default="out", metavar="DIR", help="where results.jsonl and sessions go (default out)")
     run.set_defaults(handler=_run)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from studio.scenarios.report import ReportError, write_report
+
+    log = Path(args.log)
+    out = Path(args.out) if args.out else log.with_name("index.html")
+    try:
+        written, differences = write_report(log, out, [Path(p) for p in args.compare or []])
+    except ReportError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return BAD_INPUT
+    for difference in differences:
+        print(f"metrics differ: {difference}", file=sys.stderr)
+    print(f"Report: {written}")
+    print("Metrics recomputed from the log " + ("differ from the run's (above)." if differences else
+                                                 "match the ones the run wrote."))
+    return INVALID if differences else VALID
+
+
+def register_report(commands: argparse._SubParsersAction) -> None:
+    report = commands.add_parser(
+        "report", help="recompute a run's metrics from its JSONL log and write the HTML report",
+        description="Read a run's results.jsonl, recompute every scenario's metrics from it alone (and check them "
+                    "against the ones the run wrote), and write a self-contained HTML report. Exit 0: written and "
+                    "the metrics agree; 1: they differ; 2: the log cannot be used.")
+    report.add_argument("log", metavar="RUN.jsonl")
+    report.add_argument("--out", metavar="FILE", help="the HTML file (default: index.html beside the log)")
+    report.add_argument("--compare", nargs="*", metavar="EARLIER.jsonl", help="earlier runs to compare with")
+    report.set_defaults(handler=_report)
+
+
+RUN_ARTIFACTS = ("results.jsonl", "index.html")
+
+
+def _clean(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if not out.is_dir():
+        print(f"Nothing to clean: {out} is not a folder.")
+        return VALID
+    removed = [path for name in RUN_ARTIFACTS if (path := out / name).is_file()]
+    removed += sorted((out / "sessions").glob("*.json")) if (out / "sessions").is_dir() else []
+    removed += sorted((out / "traces").glob("*.zip")) if (out / "traces").is_dir() else []
+    if args.dry_run:
+        for path in removed:
+            print(f"would remove {path}")
+        return VALID
+    for path in removed:
+        path.unlink()
+    for folder in (out / "sessions", out / "traces"):
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+    print(f"Removed {len(removed)} file(s) a scenario run wrote in {out}; nothing else there was touched.")
+    return VALID
+
+
+def register_clean(commands: argparse._SubParsersAction) -> None:
+    clean = commands.add_parser("clean", help="remove what `studio run` wrote (results, report, saved sessions)",
+                                description="Remove the artifacts a scenario run wrote in OUT: results.jsonl, "
+                                            "index.html, sessions/*.json (signed-in states) and traces/*.zip. "
+                                            "Other files are left alone.")
+    clean.add_argument("--out", default="out", metavar="DIR", help="the run's folder (default out)")
+    clean.add_argument("--dry-run", action="store_true", help="list what would be removed, remove nothing")
+    clean.set_defaults(handler=_clean)

@@ -28,7 +28,7 @@ class RunLog:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file = path.open("a", encoding="utf-8")
         self._lock = threading.Lock()
-        self.current: dict[str, str] = {}  # not used across tasks: each scenario writes its own records
+        self.ended: list[dict[str, Any]] = []  # the scenario_end records, for the run's metrics
 
     def write(self, record: dict[str, Any]) -> None:
         line = json.dumps({**record, "timestamp": timestamp()}, ensure_ascii=False)
@@ -58,12 +58,17 @@ class RunLog:
         self.write(record)
 
     def scenario_end(self, scenario_id: str, result: ScenarioResult) -> None:
-        self.write({"type": "scenario_end", "scenarioId": scenario_id, "status": result.status, "steps": result.steps,
+        record = {"type": "scenario_end", "scenarioId": scenario_id, "status": result.status, "steps": result.steps,
                     "duration": result.duration, "metrics": result.metrics(), "cost": result.cost,
                     "tokens": result.tokens, "message": result.message, "clicks": result.clicks,
                     "urlHistory": result.url_history, "hintsUsed": result.hints_used,
-                    "reusedSession": result.reused_session})
+                    "reusedSession": result.reused_session}
+        # What run_end's metrics are computed from: the record as the log will hold it (JSON types).
+        self.ended.append(json.loads(json.dumps(record)))
+        self.write(record)
 
     def run_end(self, pass_rate: float, total_duration: float) -> None:
+        from studio.scenarios.summary import scenario_metrics
+
         self.write({"type": "run_end", "runId": self.run_id, "passRate": round(pass_rate, 4),
-                    "totalDuration": round(total_duration, 2)})
+                    "totalDuration": round(total_duration, 2), "scenarioMetrics": scenario_metrics(self.ended)})

@@ -20,7 +20,14 @@ from playwright.async_api import Error as PlaywrightError
 
 from studio.scenarios.data_tools import DataToolError, DataTools
 from studio.scenarios.expressions import parse_expression
-from studio.scenarios.metrics import StepTrace, backtracks, path_optimality, stagnation, time_to_first_action
+from studio.scenarios.metrics import (
+    StepTrace,
+    backtracks,
+    click_entropy,
+    path_optimality,
+    stagnation,
+    time_to_first_action,
+)
 from studio.scenarios.observe import Observation, holds, node_selector, observe
 from studio.scenarios.planner import Action, DeterministicPlanner, credentials
 from studio.scenarios.records import RunLog
@@ -46,7 +53,8 @@ class ScenarioResult:
     screenshots: list[str] = field(default_factory=list)
 
     def metrics(self, shortest: int | None = None) -> dict[str, Any]:
-        return {"backtracks": backtracks(self.url_history), "optimality": path_optimality(shortest, self.steps),
+        return {"entropy": click_entropy(self.clicks), "backtracks": backtracks(self.url_history),
+                "optimality": path_optimality(shortest, self.steps),
                 "ttfa": self.ttfa, "hints": len(self.hints_used), "tokens": self.tokens}
 
 

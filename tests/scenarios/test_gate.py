@@ -45,3 +45,31 @@ def test_a_results_file_it_cannot_use_is_a_sentence(tmp_path, capsys):
     broken.write_text('{"type": "run_start"}\n{not json\n', encoding="utf-8")
     assert main(["gate", str(broken)]) == 2
     assert "line 2 is not JSON" in capsys.readouterr().err
+
+
+def test_clean_removes_only_what_a_run_wrote(tmp_path, capsys):
+    out = tmp_path / "out"
+    (out / "sessions").mkdir(parents=True)
+    for name in ("results.jsonl", "index.html", "sessions/authenticated.json", "notes.txt"):
+        (out / name).write_text("x", encoding="utf-8")
+    assert main(["clean", "--out", str(out), "--dry-run"]) == 0
+    assert capsys.readouterr().out.count("would remove") == 3 and (out / "results.jsonl").exists()
+    assert main(["clean", "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    assert "Removed 3 file(s)" in capsys.readouterr().out
+
+
+def test_the_ci_workflow_runs_validate_run_and_gate():
+    from pathlib import Path
+
+    import yaml
+
+    workflow = yaml.safe_load((Path(__file__).resolve().parents[2] / "packaging" / "ci" / "goal-scenarios.yml")
+                              .read_text(encoding="utf-8"))
+    commands = " ".join(step.get("run", "") for step in workflow["jobs"]["scenarios"]["steps"])
+    for needed in ("studio validate", "studio run", "--headless", "studio gate", "--min-pass-rate 0.95",
+                   "--max-median-steps 12", "--max-p90-steps 20", "--max-cost-per-scenario 0.50"):
+        assert needed in commands, needed
+    uploaded = next(s for s in workflow["jobs"]["scenarios"]["steps"] if s.get("uses", "").startswith(
+        "actions/upload-artifact"))
+    assert uploaded["if"] == "always()" and "*.jsonl" in uploaded["with"]["path"]

@@ -55,6 +55,16 @@ def test_the_five_scenarios_pass_against_the_demo_and_pass_the_gate(browser_info
     gate = studio("gate", str(tmp_path / "results.jsonl"))
     assert gate.returncode == 0 and gate.stdout.strip() == "All thresholds passed ✓", gate.stderr
 
+    # the metrics recomputed from the log alone equal the ones the run wrote; the report needs no network
+    assert set(log[-1]["scenarioMetrics"]) == set(ended)
+    report = studio("report", str(tmp_path / "results.jsonl"), "--out", str(tmp_path / "again.html"))
+    assert report.returncode == 0 and "match the ones the run wrote" in report.stdout, report.stdout + report.stderr
+    page = (tmp_path / "again.html").read_text(encoding="utf-8")
+    for section in ('id="metrics"', 'id="scenarios"', 'id="timeline"', 'id="path-tree"', "/credit-report"):
+        assert section in page
+    assert "<script" not in page and "<link" not in page and "http://" not in page.split("</style>")[0]
+    assert (tmp_path / "index.html").exists()  # studio run wrote the report too
+
 
 @pytest.mark.timeout(200)
 def test_session_reuse_skips_the_sign_in(browser_info, tmp_path):

@@ -1,0 +1,141 @@
+"""`studio bench scenarios --json`: the goal-scenario targets of seed 004 and issue 12, measured on the embedded demo
+with the system Chromium and no model.
+
+- the five shipped scenarios with --parallel 2: wall time (target < 60 s here, the seed's < 5 min) and pass rate,
+  each scenario `runs` times (default 1);
+- sign-in to the credit report: steps cold and with session reuse (targets ≤ 12 and ≤ 6 median);
+- ui.observe on demo pages: median and p99 ms with the node count (target < 100 ms for < 100 nodes);
+- the data tools: median and p99 ms per call (targets < 50 ms and p99 < 500 ms);
+- the HTML report of 5 scenarios × 20 runs opened in Chromium (target < 2 s): made from the measured run's own
+  records, each scenario's run repeated to 20.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pyotp
+
+from studio.browser.launcher import BrowserLauncher
+from studio.demo.server import DemoServerThread
+from studio.scenarios.batch import BatchOptions, load_all, run_batch, scenario_files
+from studio.scenarios.data_tools import DataTools
+from studio.scenarios.metrics import median, percentile
+from studio.scenarios.observe import observe
+from studio.scenarios.report import read_log, write_report
+from studio.scenarios.runner import ScenarioRunner
+from studio.scenarios.records import RunLog
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "projects" / "demo-fintech" / "scenarios"
+
+
+def _ms(values: list[float]) -> dict[str, float | None]:
+    ms = [v * 1000 for v in values]
+    mid, p99 = median(ms), percentile(ms, 99)
+    return {"median_ms": round(mid, 2) if mid is not None else None, "p99_ms": round(p99, 2) if p99 is not None else None,
+            "samples": len(ms)}
+
+
+async def measure(runs: int = 1) -> dict[str, Any]:
+    demo = DemoServerThread()
+    base = demo.start()
+    out = Path(tempfile.mkdtemp(prefix="scenario-bench-"))
+    result: dict[str, Any] = {"base": "embedded demo", "planner": "deterministic (no model)"}
+    try:
+        scenarios = load_all(scenario_files([str(SCENARIOS)]))
+        started = time.perf_counter()
+        batch = await run_batch(scenarios, BatchOptions(base_url=base, out=out / "five", parallel=2, repeat=runs),
+                                lambda _line: None)
+        result["five_scenarios_parallel_2"] = {
+            "wall_s": round(time.perf_counter() - started, 2), "scenario_runs": len(batch.results),
+            "pass_rate": round(batch.pass_rate, 4), "target_wall_s": 60,
+            "steps": {r.scenario_id: r.steps for r in batch.results}}
+        result["sign_in_to_credit_report"] = await _reuse(base, out, scenarios)
+        result["ui_observe"] = await _observe(base)
+        result["data_tools"] = await _data(base)
+        result["report_5x20"] = await _report(out / "five" / "results.jsonl", out)
+    finally:
+        demo.stop()
+    result["all_passed"] = result["five_scenarios_parallel_2"]["pass_rate"] == 1.0
+    return result
+
+
+async def _reuse(base: str, out: Path, scenarios: list) -> dict[str, Any]:
+    login = next(s for s in scenarios if s.id == "login-and-open-credit-report")
+    async with BrowserLauncher() as browser:
+        log = RunLog(out / "reuse.jsonl", "bench_reuse")
+        runner = ScenarioRunner(browser, base, log, out / "reuse", session_reuse=True)
+        done = [await runner.run(login) for _ in range(3)]
+        log.close()
+    cold = [r.steps for r in done if not r.reused_session]
+    warm = [r.steps for r in done if r.reused_session]
+    return {"cold_steps": cold, "reused_steps": warm, "cold_median": median(cold), "reused_median": median(warm),
+            "targets": {"cold_median": 12, "reused_median": 6}, "all_succeeded": all(r.status == "success" for r in done)}
+
+
+async def _observe(base: str) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    async with BrowserLauncher() as browser:
+        page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
+        for path in ("/login", "/help", "/privacy"):
+            await page.goto(base + path, wait_until="load")
+            times, nodes = [], 0
+            for _ in range(20):
+                t = time.perf_counter()
+                nodes = len((await observe(page)).nodes)
+                times.append(time.perf_counter() - t)
+            found[path] = {**_ms(times), "nodes": nodes}
+    found["target_ms"] = 100
+    return found
+
+
+async def _data(base: str) -> dict[str, Any]:
+    async with DataTools(base) as data:
+        for i in range(20):
+            user = await data.call("data.user.create", {"plan": "plus", "requires2FA": i % 2 == 0})
+            await data.call("data.user.get", {"email": user["email"]})
+            await data.call("data.user.login", {"email": user["email"], "password": user["password"],
+                                                **({"otp": pyotp.TOTP(user["otpSecret"]).now()}
+                                                   if user.get("otpSecret") else {})})
+            await data.call("data.flags.set", {"flag": "new_cta_labels", "value": False})
+        await data.call("data.reset", {"tenant": "qa"})
+        by: dict[str, list[float]] = {}
+        for endpoint, seconds in data.timings:
+            by.setdefault(endpoint, []).append(seconds)
+    everything = [s for values in by.values() for s in values]
+    return {"all": _ms(everything), **{k: _ms(v) for k, v in sorted(by.items())},
+            "targets": {"median_ms": 50, "p99_ms": 500}}
+
+
+async def _report(log: Path, out: Path) -> dict[str, Any]:
+    records = read_log(log)
+    per: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        if record["type"] in ("scenario_start", "step", "scenario_end"):
+            per.setdefault(str(record.get("scenarioId")), []).append(record)
+    grown = [r for r in records if r["type"] == "run_start"]
+    for scenario_id, own in per.items():
+        runs = sum(1 for r in own if r["type"] == "scenario_end")
+        grown += own * max(1, 20 // max(1, runs))
+    grown += [r for r in records if r["type"] == "run_end"]
+    big = out / "big.jsonl"
+    big.write_text("\n".join(json.dumps(r) for r in grown) + "\n", encoding="utf-8")
+    html, _ = write_report(big, out / "big.html", [])
+    async with BrowserLauncher() as browser:
+        page = await browser.new_page()
+        started = time.perf_counter()
+        await page.goto(html.as_uri(), wait_until="load")
+        opened = time.perf_counter() - started
+    return {"scenario_runs": sum(1 for r in grown if r["type"] == "scenario_end"), "scenarios": len(per),
+            "html_kb": round(html.stat().st_size / 1024, 1), "open_s": round(opened, 3), "target_s": 2}
+
+
+def main(target: str = "scenarios", seconds: float = 5.0, json_only: bool = False, runs: int = 1) -> int:
+    result = asyncio.run(measure(runs))
+    print(json.dumps(result, indent=None if json_only else 2))
+    return 0 if result["all_passed"] else 1

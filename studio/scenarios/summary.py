@@ -1,0 +1,89 @@
+"""The metrics of a run, per scenario, from its scenario_end records alone — so the live run (which writes them into
+run_end) and `studio report RUN.jsonl` (which reads them back from the log) compute them the same way.
+
+Path optimality needs a shortest path: it comes from the navigation graph of the run itself — every page-to-page
+transition any run of any scenario made (pages as nodes, transitions as edges) — searched breadth-first from the
+scenario's start page to the page where a successful run ended. Steps are page transitions there (typing into a
+sign-in form moves no page): optimality = shortest transitions / the run's transitions (1.0 when both are 0).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable
+from typing import Any
+
+from studio.scenarios.metrics import (
+    backtracks,
+    click_entropy,
+    median,
+    path_optimality,
+    token_efficiency,
+    visits,
+)
+
+Edge = tuple[str, str]
+
+
+def transitions(ends: Iterable[dict[str, Any]]) -> Counter[Edge]:
+    """How often each page-to-page transition was made, over every run."""
+    counted: Counter[Edge] = Counter()
+    for end in ends:
+        pages = visits(end.get("urlHistory") or [])
+        counted.update(zip(pages, pages[1:]))
+    return counted
+
+
+def shortest(edges: Iterable[Edge], start: str, goal: str) -> int | None:
+    """Transitions on the shortest path from `start` to `goal` in the graph (None when unreachable)."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for a, b in edges:
+        graph[a].add(b)
+    seen, queue = {start}, deque([(start, 0)])
+    while queue:
+        page, depth = queue.popleft()
+        if page == goal:
+            return depth
+        for nxt in sorted(graph[page] - seen):
+            seen.add(nxt)
+            queue.append((nxt, depth + 1))
+    return None
+
+
+def run_optimality(end: dict[str, Any], edges: Iterable[Edge]) -> float | None:
+    pages = visits(end.get("urlHistory") or [])
+    if end.get("status") != "success" or not pages:
+        return None
+    best = shortest(edges, pages[0], pages[-1])
+    taken = len(pages) - 1
+    if best == 0 and taken == 0:
+        return 1.0
+    return path_optimality(best, taken)
+
+
+def scenario_metrics(ends: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per scenario id: runs, pass rate, median steps and duration, click entropy over all its runs, median
+    backtracks, median path optimality, median time to first action, hints used, tokens per success."""
+    edges = list(transitions(ends))
+    grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for end in ends:
+        grouped[str(end.get("scenarioId"))].append(end)
+    found: dict[str, dict[str, Any]] = {}
+    for scenario_id, runs in sorted(grouped.items()):
+        successes = sum(1 for r in runs if r.get("status") == "success")
+        optimalities = [o for r in runs if (o := run_optimality(r, edges)) is not None]
+        ttfas = [r["metrics"]["ttfa"] for r in runs if (r.get("metrics") or {}).get("ttfa") is not None]
+        found[scenario_id] = {
+            "runs": len(runs),
+            "passRate": round(successes / len(runs), 4),
+            "medianSteps": median([float(r.get("steps", 0)) for r in runs]),
+            "medianDuration": median([float(r.get("duration", 0)) for r in runs]),
+            "clickEntropy": click_entropy(c for r in runs for c in r.get("clicks") or []),
+            "medianBacktracks": median([float(backtracks(r.get("urlHistory") or [])) for r in runs]),
+            "medianOptimality": round(m, 4) if (m := median(optimalities)) is not None else None,
+            "medianTtfa": median(ttfas),
+            "hintsUsed": sum(len(r.get("hintsUsed") or []) for r in runs),
+            "tokenEfficiency": token_efficiency(sum(int(r.get("tokens", 0) or 0) for r in runs), successes,
+                                                len(runs)),
+        }
+    return found
