@@ -8,6 +8,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from studio.llm import LanguageModel
 
 VALID, INVALID, BAD_INPUT = 0, 1, 2
 
@@ -110,7 +114,15 @@ def _run(args: argparse.Namespace) -> int:
     import asyncio
 
     from studio.browser.errors import BrowserError
-    from studio.scenarios.batch import BatchError, BatchOptions, load_all, run_batch, scenario_files, summary
+    from studio.scenarios.batch import (
+        BatchError,
+        BatchOptions,
+        BatchResult,
+        load_all,
+        run_batch,
+        scenario_files,
+        summary,
+    )
 
     try:
         scenarios = load_all(scenario_files(args.patterns))
@@ -134,8 +146,17 @@ def _run(args: argparse.Namespace) -> int:
     options = BatchOptions(base_url=base_url, out=Path(args.out), parallel=args.parallel, fail_fast=args.fail_fast,
                            session_reuse=args.session_reuse, headless=not args.headed,
                            browser_endpoint=args.browser_endpoint, repeat=args.repeat)
+
+    async def batch_run() -> BatchResult:
+        options.model = _model(args)
+        try:
+            return await run_batch(scenarios, options, lambda line: print(line, flush=True))
+        finally:
+            if options.model is not None:
+                await options.model.aclose()
+
     try:
-        batch = asyncio.run(run_batch(scenarios, options, lambda line: print(line, flush=True)))
+        batch = asyncio.run(batch_run())
     except BrowserError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -159,6 +180,23 @@ def _run(args: argparse.Namespace) -> int:
     return VALID if batch.results and batch.pass_rate == 1.0 and not batch.stopped else INVALID
 
 
+def _model(args: argparse.Namespace) -> LanguageModel | None:
+    """The model the settings configure (with --model's name), None with --no-model or none configured."""
+    from studio.llm import LanguageModel
+    from studio.settings import load_settings
+
+    if args.no_model:
+        return None
+    wanted = load_settings().llm
+    if args.model:
+        wanted = wanted.model_copy(update={"model": args.model})
+    model = LanguageModel.from_settings(wanted)
+    if model is None and args.model:
+        print(f"warning: --model {args.model} was given but no model endpoint is configured (Settings › Model); the "
+              "deterministic planner runs.", file=sys.stderr)
+    return model
+
+
 def register_run(commands: argparse._SubParsersAction) -> None:
     run = commands.add_parser(
         "run", help="run goal scenarios (YAML) with the scenario agent",
@@ -180,6 +218,11 @@ def register_run(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--browser-endpoint", metavar="URL",
                      help="run the browsers on a remote Playwright browser server (ws://...)")
     run.add_argument("--out", default="out", metavar="DIR", help="where results.jsonl and sessions go (default out)")
+    model = run.add_mutually_exclusive_group()
+    model.add_argument("--model", metavar="NAME", help="the model to plan with, at the endpoint Settings › Model "
+                                                      "configures (default: the configured model; none: the "
+                                                      "deterministic planner)")
+    model.add_argument("--no-model", action="store_true", help="plan without a model even when one is configured")
     run.set_defaults(handler=_run)
 
 

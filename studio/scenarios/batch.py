@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from studio.browser.launcher import BrowserLauncher
+from studio.llm import LanguageModel
 from studio.scenarios.metrics import median
 from studio.scenarios.records import RunLog
 from studio.scenarios.runner import ScenarioResult, ScenarioRunner
@@ -39,6 +40,7 @@ class BatchOptions:
     headless: bool = True
     browser_endpoint: str | None = None
     repeat: int = 1
+    model: LanguageModel | None = None  # None: the deterministic planner
 
 
 @dataclass
@@ -102,7 +104,8 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     stop = asyncio.Event()
     try:
         browser = await launcher.start()
-        runner = ScenarioRunner(browser, options.base_url, log, options.out, session_reuse=options.session_reuse)
+        runner = ScenarioRunner(browser, options.base_url, log, options.out, session_reuse=options.session_reuse,
+                                model=options.model)
 
         async def one(scenario: Scenario) -> None:
             async with gate:

@@ -223,3 +223,11 @@ def _score(node: UINode, wanted: set[str], targets: list[str]) -> float:
     if node.landmark == "nav":
         score += 0.25  # the navigation is where a first-time visitor looks
     return score
+
+
+def redacted(action: Action, observation: Observation) -> Action:
+    """The action as logs and the model keep it: text typed into a password or one-time-code field is hidden."""
+    node = observation.node(str(action.params.get("nodeId", "")))
+    if action.type != "ui.act.type" or node is None or not (node.inputType == "password" or CODE.search(node.name)):
+        return action
+    return Action(action.type, {**action.params, "text": "•" * 8}, action.reasoning)

@@ -7,6 +7,7 @@ never share cookies by accident. Everything a run did is in its ScenarioResult a
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import time
@@ -29,9 +30,11 @@ from studio.scenarios.metrics import (
     time_to_first_action,
 )
 from studio.scenarios.observe import Observation, holds, node_selector, observe
-from studio.scenarios.planner import Action, DeterministicPlanner, credentials
+from studio.llm import LanguageModel
+from studio.scenarios.model_planner import CostExceeded, ModelPlanner
+from studio.scenarios.planner import Action, DeterministicPlanner, credentials, redacted
 from studio.scenarios.records import RunLog
-from studio.scenarios.spec import REFERENCE, McpCall, Scenario
+from studio.scenarios.spec import REFERENCE, McpCall, Scenario, lookup
 
 ACT_TIMEOUT_MS = 5_000
 
@@ -73,9 +76,7 @@ def resolve_references(value: Any, variables: dict[str, Any]) -> Any:
 
 
 def _lookup(variables: dict[str, Any], name: str, path: str) -> Any:
-    value: Any = variables.get(name)
-    for part in [p for p in path.split(".") if p]:
-        value = value.get(part) if isinstance(value, dict) else None
+    value = lookup(variables, name, path)
     if value is None:
         raise KeyError(f"${{{name}{path}}} has no value (the precondition storing {name!r} returned none)")
     return value
@@ -98,9 +99,11 @@ def start_url(scenario: Scenario, base_url: str) -> str:
 class ScenarioRunner:
     """Runs scenarios on one Browser against the app at `base_url`, writing to `log` and artifacts under `out`."""
 
-    def __init__(self, browser: Browser, base_url: str, log: RunLog, out: Path, session_reuse: bool = False) -> None:
+    def __init__(self, browser: Browser, base_url: str, log: RunLog, out: Path, session_reuse: bool = False,
+                 model: LanguageModel | None = None) -> None:
         self.browser, self.base_url, self.log, self.out = browser, base_url, log, out
         self.session_reuse = session_reuse
+        self.model = model  # None: the deterministic planner
         self.saved_states: dict[str, Path] = {}  # session.save names -> storage state files
 
     async def run(self, scenario: Scenario) -> ScenarioResult:
@@ -191,7 +194,9 @@ class ScenarioRunner:
         limits = scenario.constraints
         await page.goto(start_url(scenario, self.base_url), wait_until="load")
         loaded_at = time.monotonic()
-        planner = DeterministicPlanner(scenario, variables)
+        planner: DeterministicPlanner | ModelPlanner = (
+            ModelPlanner(scenario, variables, self.model) if self.model is not None
+            else DeterministicPlanner(scenario, variables))
         triggers = [(trigger, parse_expression(trigger.when)) for trigger in scenario.hints.triggers]
         traces: list[StepTrace] = []
         result.url_history.append(urlsplit(page.url).path)
@@ -221,7 +226,15 @@ class ScenarioRunner:
             for trigger, condition in triggers:
                 if trigger.text not in result.hints_used and condition.evaluate(env):
                     result.hints_used.append(trigger.text)
-            action = planner.next_action(observation, result.hints_used)
+            try:
+                planned = planner.next_action(observation, result.hints_used)
+                action = await planned if inspect.isawaitable(planned) else planned
+            except CostExceeded as error:
+                result.message = f"the model's budget ran out (max_cost_usd ${limits.max_cost_usd:g}): {error}"
+                return
+            finally:
+                if isinstance(planner, ModelPlanner):
+                    result.tokens, result.cost = planner.tokens, round(planner.cost, 6)
             if action is None:
                 result.message = "nothing on the page matches the goal any more (the planner has no next action)"
                 return
@@ -238,7 +251,8 @@ class ScenarioRunner:
             traces.append(StepTrace(urlsplit(page.url).path, str(action.params.get("nodeId"))
                                     if action.type == "ui.act.click" else None, changed))
             result.url_history.append(urlsplit(page.url).path)
-            self.log.step(result.steps, action, observation, action.reasoning, result.hints_used, scenario.id)
+            self.log.step(result.steps, redacted(action, observation), observation, action.reasoning,
+                          result.hints_used, scenario.id)
 
     async def _met(self, page: Page, observation: Observation, scenario: Scenario) -> bool:
         success = scenario.goal.success

@@ -201,3 +201,14 @@ def references(value: Any) -> list[tuple[str, str]]:
     if isinstance(value, list):
         return [ref for item in value for ref in references(item)]
     return []
+
+
+def lookup(variables: dict[str, Any], name: str, path: str) -> Any:
+    """The value `${name.path}` refers to, or None. A stored `{"user": {...}}` (what data.user.get returns) is
+    looked into as well, so `${testUser.email}` works whichever data call stored the user."""
+    value: Any = variables.get(name)
+    for part in [p for p in path.split(".") if p]:
+        if isinstance(value, dict) and part not in value and isinstance(value.get("user"), dict):
+            value = value["user"]
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
