@@ -65,6 +65,8 @@ def inspect_project_file(path: Path) -> FileInspection:
 
     try:
         version = _check_with_sqlite(path, has_wal)
+        if version is None:
+            return FileInspection(path, blank=True, version=None)
     except sqlite3.DatabaseError as exc:
         name = getattr(exc, "sqlite_errorname", "")
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
@@ -85,7 +87,9 @@ def _read_header(path: Path) -> bytes:
         raise ProjectAccessError(path, exc.strerror or str(exc)) from exc
 
 
-def _check_with_sqlite(path: Path, has_wal: bool) -> SchemaVersion:
+def _check_with_sqlite(path: Path, has_wal: bool) -> SchemaVersion | None:
+    """The project's schema version; None for an SQLite database that holds nothing yet (no table, no signature:
+    what another opener leaves for an instant while it creates the project)."""
     # mode=ro alone still creates -wal/-shm beside a WAL-mode file and leaves them behind. Without a live -wal
     # the main file is complete, so immutable=1 reads it with no side files and no locks. With a -wal (a crash,
     # or the project open elsewhere), SQLite must read it and the side files already exist.
@@ -93,6 +97,9 @@ def _check_with_sqlite(path: Path, has_wal: bool) -> SchemaVersion:
     conn = sqlite3.connect(uri, uri=True)
     try:
         application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if application_id == 0 and conn.execute("PRAGMA user_version").fetchone()[0] == 0 and \
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+            return None
         if application_id != APPLICATION_ID:
             raise ForeignFileError(
                 path,

@@ -135,7 +135,7 @@ class ProjectFile:
             raise ProjectAccessError(path, str(exc)) from exc
         db = Database(conn, execute_plugins=False)
         try:
-            db.enable_wal()
+            _enable_wal(db)
             # NORMAL in WAL mode never loses a commit to a process crash, only to power loss, at a fraction of
             # FULL's fsyncs.
             db.execute("PRAGMA synchronous = NORMAL")
@@ -408,6 +408,21 @@ def _fsync_directory(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _enable_wal(db: Database) -> None:
+    """WAL mode, waiting out another opener: switching a new file to WAL needs it alone for an instant, and SQLite
+    answers "database is locked" at once (without its busy wait) while another connection is setting it up."""
+    deadline = time.monotonic() + _BUSY_TIMEOUT_S
+    while True:
+        try:
+            db.enable_wal()
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 @contextlib.contextmanager
