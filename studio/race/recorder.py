@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Request
 
-from studio.models.locator import LocatorSpec
+from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.race import ActionName, ActionOutcome, Observation
 from studio.models.recording import RecordedStep, RequestRecord, StepAction, StepOrigin, StepOutcome
 from studio.race.actions import ActionRunner, fact_key, relevant
@@ -39,6 +39,16 @@ class _Target:
                  tag: str | None = None) -> None:
         self.locator, self.secret_env, self.role, self.tag = locator, secret_env, role, tag
         self.drop: tuple[str, LocatorSpec | None] | None = None  # a drag's end: its ref and locator
+
+
+def test_id_locators(observations: list[Observation]) -> dict[str, LocatorSpec]:
+    """Test-id locators for the covering elements the facts name, from the facts alone (no live element needed)."""
+    found: dict[str, LocatorSpec] = {}
+    for item in observations:
+        if item.type == "coverage" and not item.isTargetOrDescendant and item.elementAtPoint.testId:
+            found[item.elementAtPoint.ref] = LocatorSpec(strategy="test_id", steps=[
+                LocatorStep(kind="test_id", value=item.elementAtPoint.testId)])
+    return found
 
 
 def related_refs(observations: list[Observation]) -> set[str]:
@@ -226,11 +236,15 @@ class StepRecorder:
         known = {fact_key(o) for o in seen}
         seen.extend(o for o in observations if fact_key(o) not in known)
         related = self._related.setdefault(key, {})
+        named = test_id_locators(observations)
         for other in related_refs(observations) - set(related):
             try:
                 related[other] = await synthesize(self.race, other)  # now, while the scrim still exists
             except RaceError:
-                pass
+                # gone already (a scrim clears fast on a quick machine, a loaded one reads it late): the fact
+                # still names its test id, which is the locator the synthesis would have chosen first
+                if other in named:
+                    related[other] = named[other]
 
     async def _before(self, target: _Target) -> dict:
         return {"url_before": self.race.page.url, "texts_before": await self._texts(),

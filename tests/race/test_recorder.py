@@ -71,3 +71,18 @@ async def test_error_messages_are_kept_as_alerts(race, page, demo):
     await recorder.act("click", ref_of(text, "#login-button"))
     outcome = steps[-1].outcome
     assert outcome.alert_texts == ["Invalid email or password."] and outcome.status_texts == []
+
+
+def test_a_covering_element_gone_before_its_locator_was_made_keeps_its_test_id():
+    """Facts name the scrim by ref and test id; when it has cleared before a locator could be synthesized from the
+    live page (a loaded machine), the test id the fact carries gives the locator."""
+    from studio.models.race import Observation
+    from studio.race.recorder import test_id_locators
+    from pydantic import TypeAdapter
+
+    fact = {"type": "coverage", "ref": "e5", "observedAt": 1.0, "elementCenter": {"x": 1, "y": 1},
+            "elementAtPoint": {"ref": "e70", "tag": "div", "testId": "loading-scrim", "zIndex": "10", "opacity": "1",
+                               "display": "block"},
+            "targetElement": {"ref": "e5", "tag": "button"}, "isTargetOrDescendant": False}
+    observation = TypeAdapter(Observation).validate_python(fact)
+    assert test_id_locators([observation])["e70"].python() == 'page.get_by_test_id("loading-scrim")'
