@@ -16,6 +16,14 @@ from studio.models.race import ActionName
 def _mcp(args: argparse.Namespace) -> int:
     from studio.mcp.server import serve
 
+    if args.scenario_tools or args.http:
+        if not args.app_url:
+            print("error: --scenario-tools needs --app-url URL (the app the goal scenarios run on).", file=sys.stderr)
+            return 2
+        from studio.mcp.scenario_server import serve_scenarios
+
+        return serve_scenarios(args.app_url, args.data_url, args.http, headed=args.headed,
+                               endpoint=browser_endpoint(args))
     status = serve(headed=args.headed, project=args.project, endpoint=browser_endpoint(args),
                    allow_file_urls=args.allow_file_urls)
     # The browser and the project file are closed by now. Skip the interpreter's teardown of the SDK's and
@@ -44,6 +52,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     mcp.add_argument("--project", type=Path, metavar="FILE",
                      help="record the actions done through the tools into this .studio project "
                           "(one session per browserContext; export it with `studio export`)")
+    scenario = mcp.add_argument_group("goal scenarios (seed 004)")
+    scenario.add_argument("--scenario-tools", action="store_true",
+                          help="serve the goal scenarios' tools instead: ui.navigate, ui.observe, ui.query, "
+                               "ui.inspect_tree, ui.act.click/type/check, ui.wait, ui.capture.screenshot, "
+                               "session.save/load and the data.* / auth.* tools")
+    scenario.add_argument("--app-url", metavar="URL", help="the app the scenario tools work on")
+    scenario.add_argument("--data-url", metavar="URL", help="its data server (default: the app's URL)")
+    scenario.add_argument("--http", metavar="HOST:PORT",
+                          help="serve over streamable HTTP at /mcp (with GET /health) instead of stdio")
     mcp.set_defaults(handler=_mcp)
 
     observe = commands.add_parser(

@@ -1,0 +1,242 @@
+"""Seed 004's MCP-Web and MCP-Data endpoints as MCP tools, by the seed's names and parameters: ui.navigate,
+ui.observe, ui.query, ui.inspect_tree, ui.act.click / type / check, ui.wait, ui.capture.screenshot, session.save /
+session.load, and data.user.create / login / get, data.reset, data.flags.set, data.clock.freeze, auth.impersonate
+(over the app's data server). One browser; a fresh browser context per scenario (the first ui.navigate, or
+session.load with a saved state, opens one). Nodes are the UINodes of ui.observe; an action names a nodeId."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Awaitable, Callable
+import time
+import uuid
+from pathlib import Path
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Error as PlaywrightError
+from pydantic import Field, ValidationError
+
+from studio.browser.launcher import BrowserLauncher
+from studio.scenarios.data_tools import DataToolError, DataTools
+from studio.scenarios.observe import Observation, holds, node_selector, observe
+from studio.scenarios.spec import Condition
+
+READ = ToolAnnotations(read_only_hint=True, open_world_hint=True)
+ACT = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
+NodeId = Annotated[str, Field(description="A node id from ui.observe (its test id when it has one, else n1, n2, …)")]
+
+
+def reply(value: dict[str, Any], error: bool = False) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=json.dumps(value, ensure_ascii=False))],
+                          structured_content=value, is_error=error)
+
+
+def failure(kind: str, message: str) -> CallToolResult:
+    return reply({"error": {"type": kind, "message": message}}, error=True)
+
+
+class ScenarioTools:
+    """The tools of `studio mcp --scenario-tools`: the app at `app_url` (its data server at `data_url`)."""
+
+    def __init__(self, launcher: BrowserLauncher, app_url: str, data_url: str | None = None,
+                 states: Path | None = None) -> None:
+        self.launcher, self.app_url = launcher, app_url.rstrip("/") + "/"
+        self.data = DataTools(data_url or self.app_url)
+        self.states = states or Path.cwd() / "sessions"
+        self.browser: Browser | None = None
+        self.context: BrowserContext | None = None
+        self.page: Page | None = None
+        self.last: Observation | None = None
+        self._data_open = False
+
+    def register(self, server: MCPServer) -> None:
+        web: list[tuple[str, Callable[..., Awaitable[CallToolResult]], ToolAnnotations]] = [("ui.navigate", self.navigate, ACT), ("ui.observe", self.observe, READ), ("ui.query", self.query, READ),
+               ("ui.inspect_tree", self.inspect_tree, READ), ("ui.act.click", self.click, ACT),
+               ("ui.act.type", self.type, ACT), ("ui.act.check", self.check, ACT), ("ui.wait", self.wait, READ),
+               ("ui.capture.screenshot", self.screenshot, READ), ("session.save", self.session_save, READ),
+               ("session.load", self.session_load, ACT)]
+        for name, fn, annotations in web:
+            server.add_tool(fn, name=name, description=" ".join((fn.__doc__ or "").split()), annotations=annotations,
+                            structured_output=False)
+        for endpoint in self.data.endpoints:
+            server.add_tool(self._data_tool(endpoint), name=endpoint, annotations=ACT, structured_output=False,
+                            description=f"MCP-Data {endpoint} on the app's data server (seed 004's parameters, as "
+                                        "an object in `params`); returns the data server's JSON.")
+
+    async def close(self) -> None:
+        if self._data_open:
+            await self.data.__aexit__()
+        if self.context is not None:
+            await self.context.close()
+        await self.launcher.close()
+
+    # -- browser ---------------------------------------------------------------------------------------
+
+    async def _page(self, state: Path | None = None, fresh: bool = False) -> Page:
+        if self.browser is None:
+            self.browser = await self.launcher.start()
+        if fresh or self.page is None or self.page.is_closed():
+            if self.context is not None:
+                await self.context.close()
+            self.context = await self.browser.new_context(viewport={"width": 1280, "height": 720},
+                                                          storage_state=str(state) if state else None)
+            self.page = await self.context.new_page()
+        assert self.page is not None
+        return self.page
+
+    async def navigate(self, url: Annotated[str, Field(description="A URL or a path of the app")],
+                       waitUntil: Annotated[str, Field(description="load | domcontentloaded | networkidle")] = "load",
+                       ) -> CallToolResult:
+        """Navigate to URL (a path is resolved against the app). Returns {ok, currentUrl}."""
+        page = await self._page()
+        target = url if "://" in url else self.app_url + url.lstrip("/")
+        try:
+            await page.goto(target, wait_until=waitUntil)  # type: ignore[arg-type]
+        except PlaywrightError as error:
+            return failure("navigation", f"{target} could not be opened ({str(error).splitlines()[0]}).")
+        return reply({"ok": True, "currentUrl": page.url})
+
+    async def observe(self, viewport: Annotated[bool, Field(description="Only nodes in the viewport (default: all "
+                                                                        "visible ones)")] = False) -> CallToolResult:
+        """The current UI state: the top 50 visible interactive elements as UINodes, with test ids. Returns
+        {nodes[], url, title, headings}."""
+        page = await self._page()
+        self.last = observation = await observe(page)
+        nodes = [n for n in observation.nodes if not viewport or (0 <= n.bounds.get("y", 0) < 720)]
+        return reply({"nodes": [n.model_dump(exclude_none=True) for n in nodes], "url": observation.url,
+                      "title": observation.title, "headings": observation.headings})
+
+    async def query(self, role: str | None = None, name: str | None = None, text: str | None = None,
+                    selector: Annotated[str | None, Field(description="A CSS selector")] = None) -> CallToolResult:
+        """Find elements among the observed nodes by role, name (substring) or text; or by CSS selector. Returns
+        {nodes[]}."""
+        page = await self._page()
+        self.last = observation = await observe(page, limit=200)
+        nodes = observation.nodes
+        if selector:
+            try:
+                ids = await page.eval_on_selector_all(selector, "(els) => els.map((e) => e.getAttribute("
+                                                                "'data-pfs-node')).filter(Boolean)")
+            except PlaywrightError as error:
+                return failure("selector", f"{selector!r} is not a usable CSS selector ({str(error).splitlines()[0]}).")
+            nodes = [n for n in nodes if n.id in ids]
+        if role:
+            nodes = [n for n in nodes if n.role == role]
+        for wanted in (name, text):
+            if wanted:
+                nodes = [n for n in nodes if wanted.casefold() in n.name.casefold()]
+        return reply({"nodes": [n.model_dump(exclude_none=True) for n in nodes]})
+
+    async def inspect_tree(self, landmark: str | None = None,
+                           maxDepth: Annotated[int, Field(ge=1, le=5)] = 2) -> CallToolResult:
+        """The page's hierarchy: landmarks (header, nav, main, footer, complementary) and the nodes in each.
+        Returns {tree}."""
+        page = await self._page()
+        observation = await observe(page, limit=200)
+        tree: dict[str, list[dict[str, Any]]] = {}
+        for node in observation.nodes:
+            place = node.landmark or "page"
+            if landmark and place != landmark:
+                continue
+            entry = {"id": node.id, "role": node.role, "name": node.name} if maxDepth > 1 else {"id": node.id}
+            tree.setdefault(place, []).append(entry)
+        return reply({"tree": {"title": observation.title, "landmarks": tree}})
+
+    async def _act(self, node_id: str | None, selector: str | None, verb: str, act: Any) -> CallToolResult:
+        page = await self._page()
+        target = page.locator(node_selector(node_id) if node_id else selector or "")
+        if not node_id and not selector:
+            return failure("input", f"{verb} needs nodeId (from ui.observe) or selector.")
+        try:
+            if await target.count() == 0:
+                return failure("stale", f"No element {'with nodeId ' + node_id if node_id else selector!r} is on "
+                                        "the page now: call ui.observe and use a current nodeId.")
+            await act(target.first)
+        except PlaywrightError as error:
+            return failure("action", f"{verb} did not happen: {str(error).splitlines()[0]}")
+        try:
+            await page.wait_for_load_state("load", timeout=5_000)
+        except PlaywrightError:
+            pass
+        return reply({"ok": True, "traceId": uuid.uuid4().hex[:12], "url": page.url})
+
+    async def click(self, nodeId: NodeId | None = None,
+                    selector: Annotated[str | None, Field(description="A CSS selector, when no nodeId")] = None,
+                    ) -> CallToolResult:
+        """Click a node. Returns {ok, traceId}."""
+        return await self._act(nodeId, selector, "the click", lambda el: el.click(timeout=5_000))
+
+    async def type(self, nodeId: NodeId, text: str, clear: bool = True,
+                   submit: Annotated[bool, Field(description="Press Enter after typing")] = False) -> CallToolResult:
+        """Type text into a field (replacing its value unless clear is false). Returns {ok, traceId}."""
+        async def typing(el: Any) -> None:
+            if clear:
+                await el.fill(text, timeout=5_000)
+            else:
+                await el.press_sequentially(text, timeout=5_000)
+            if submit:
+                await el.press("Enter", timeout=5_000)
+        return await self._act(nodeId, None, "typing", typing)
+
+    async def check(self, nodeId: NodeId, checked: bool = True) -> CallToolResult:
+        """Check or uncheck a checkbox, radio or switch. Returns {ok, traceId}."""
+        return await self._act(nodeId, None, "checking", lambda el: el.set_checked(checked, timeout=5_000))
+
+    async def wait(self, condition: Annotated[dict[str, Any], Field(description=(
+            "One scenario condition: {url_contains}, {heading_text} or {element_visible: {testId | role+name | "
+            "text}}"))], timeout: Annotated[float, Field(gt=0, le=60_000, description="ms")] = 5_000,
+                   ) -> CallToolResult:
+        """Wait until the condition holds. Returns {ok, elapsed} (ok false when the time ran out)."""
+        try:
+            wanted = Condition.model_validate(condition)
+        except ValidationError as error:
+            return failure("input", f"condition is not a scenario condition ({error.errors()[0]['msg']}).")
+        page = await self._page()
+        started = time.monotonic()
+        while True:
+            if await holds(page, await observe(page), wanted):
+                return reply({"ok": True, "elapsed": round((time.monotonic() - started) * 1000)})
+            if (time.monotonic() - started) * 1000 > timeout:
+                return reply({"ok": False, "elapsed": round((time.monotonic() - started) * 1000)})
+            await page.wait_for_timeout(100)
+
+    async def screenshot(self, fullPage: bool = False) -> CallToolResult:
+        """A PNG of the page. Returns {base64, path}."""
+        page = await self._page()
+        self.states.mkdir(parents=True, exist_ok=True)
+        path = self.states / f"screenshot-{uuid.uuid4().hex[:8]}.png"
+        png = await page.screenshot(path=str(path), full_page=fullPage)
+        return reply({"base64": base64.b64encode(png).decode("ascii"), "path": str(path)})
+
+    async def session_save(self, name: str) -> CallToolResult:
+        """Save the browser's state (cookies, storage) as Playwright storageState. Returns {stateId, path}."""
+        if self.context is None:
+            return failure("state", "No browser context yet: ui.navigate first.")
+        self.states.mkdir(parents=True, exist_ok=True)
+        path = self.states / f"{Path(name).name}.json"
+        await self.context.storage_state(path=str(path))
+        return reply({"stateId": Path(name).name, "path": str(path)})
+
+    async def session_load(self, stateId: str) -> CallToolResult:
+        """Start a fresh browser context with a saved state. Returns {ok}."""
+        path = self.states / f"{Path(stateId).name}.json"
+        if not path.exists():
+            return failure("state", f"No saved state {stateId!r}: session.save it first.")
+        await self._page(state=path, fresh=True)
+        return reply({"ok": True})
+
+    def _data_tool(self, endpoint: str) -> Any:
+        async def call(params: Annotated[dict[str, Any], Field(description="The endpoint's parameters")] | None = None
+                       ) -> CallToolResult:
+            if not self._data_open:
+                await self.data.__aenter__()
+                self._data_open = True
+            try:
+                return reply(await self.data.call(endpoint, params or {}))
+            except DataToolError as error:
+                return failure("data", str(error))
+        return call
