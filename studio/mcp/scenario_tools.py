@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import tempfile
 from collections.abc import Awaitable, Callable
 import time
 import uuid
@@ -46,7 +47,8 @@ class ScenarioTools:
                  states: Path | None = None) -> None:
         self.launcher, self.app_url = launcher, app_url.rstrip("/") + "/"
         self.data = DataTools(data_url or self.app_url)
-        self.states = states or Path.cwd() / "sessions"
+        # Saved states and screenshots go to a private folder (never the current one, which may be a repository).
+        self.states = states or Path(tempfile.mkdtemp(prefix="studio-scenario-states-"))
         self.browser: Browser | None = None
         self.context: BrowserContext | None = None
         self.page: Page | None = None
