@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from studio.scenarios.summary import scenario_metrics, shortest, transitions
+from studio.scenarios.summary import scenario_metrics, shortest_path, transitions
 
 STYLE = """body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#1f3b57;color:#fff;padding:18px 28px}h1{margin:0 0 4px;font-size:22px}
@@ -98,8 +98,9 @@ def path_graph(ends: list[dict[str, Any]]) -> str:
     best: set[tuple[str, str]] = set()
     for start in starts:
         for goal in goals:
-            if shortest(counted, start, goal) is not None:
-                best |= _path_edges(counted, start, goal)
+            path = shortest_path(counted, start, goal)
+            if path is not None:
+                best |= set(zip(path, path[1:]))
     top = max(counted.values(), default=1)
     lines = []
     for (a, b), n in sorted(counted.items()):
@@ -117,28 +118,6 @@ def path_graph(ends: list[dict[str, Any]]) -> str:
     height = 40 + 56 * max((len(v) for v in columns.values()), default=1)
     return (f'<svg width="{width}" height="{height}" role="img" aria-label="navigation paths">'
             + "".join(lines) + "".join(nodes) + "</svg>")
-
-
-def _path_edges(counted: Any, start: str, goal: str) -> set[tuple[str, str]]:
-    graph: dict[str, list[str]] = defaultdict(list)
-    for a, b in sorted(counted):
-        graph[a].append(b)
-    came: dict[str, str | None] = {start: None}
-    queue = [start]
-    while queue:
-        page = queue.pop(0)
-        if page == goal:
-            break
-        for nxt in graph[page]:
-            if nxt not in came:
-                came[nxt] = page
-                queue.append(nxt)
-    edges: set[tuple[str, str]] = set()
-    page = goal
-    while (before := came.get(page)) is not None:
-        edges.add((before, page))
-        page = before
-    return edges
 
 
 def render(records: list[dict[str, Any]], metrics: dict[str, Any], earlier: list[list[dict[str, Any]]]) -> str:

@@ -8,7 +8,6 @@ never share cookies by accident. Everything a run did is in its ScenarioResult a
 from __future__ import annotations
 
 import inspect
-import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -281,6 +280,3 @@ class ScenarioRunner:
         except PlaywrightError:
             pass
 
-
-def dump_result(result: ScenarioResult) -> str:
-    return json.dumps(result.__dict__, default=str)

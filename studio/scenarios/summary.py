@@ -34,20 +34,30 @@ def transitions(ends: Iterable[dict[str, Any]]) -> Counter[Edge]:
     return counted
 
 
-def shortest(edges: Iterable[Edge], start: str, goal: str) -> int | None:
-    """Transitions on the shortest path from `start` to `goal` in the graph (None when unreachable)."""
+def shortest_path(edges: Iterable[Edge], start: str, goal: str) -> list[str] | None:
+    """The pages of a shortest path from `start` to `goal` (breadth-first, neighbours in name order), or None."""
     graph: dict[str, set[str]] = defaultdict(set)
     for a, b in edges:
         graph[a].add(b)
-    seen, queue = {start}, deque([(start, 0)])
+    came: dict[str, str | None] = {start: None}
+    queue = deque([start])
     while queue:
-        page, depth = queue.popleft()
+        page = queue.popleft()
         if page == goal:
-            return depth
-        for nxt in sorted(graph[page] - seen):
-            seen.add(nxt)
-            queue.append((nxt, depth + 1))
+            path = [page]
+            while (before := came[path[-1]]) is not None:
+                path.append(before)
+            return path[::-1]
+        for nxt in sorted(graph[page] - set(came)):
+            came[nxt] = page
+            queue.append(nxt)
     return None
+
+
+def shortest(edges: Iterable[Edge], start: str, goal: str) -> int | None:
+    """Transitions on the shortest path from `start` to `goal` in the graph (None when unreachable)."""
+    path = shortest_path(edges, start, goal)
+    return None if path is None else len(path) - 1
 
 
 def run_optimality(end: dict[str, Any], edges: Iterable[Edge]) -> float | None:
