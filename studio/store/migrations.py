@@ -9,6 +9,7 @@ from sqlite_utils import Database
 from studio.store.game import create_game_tables
 from studio.store.leases import create_leases_table
 from studio.store.playground_schema import create_playground_tables
+from studio.store.scenario_runs import create_scenario_tables
 from studio.store.steps import create_steps_table
 from studio.store.timeline import create_timeline_indexes
 from studio.store.schema import SCHEMA_MAJOR, SchemaVersion, create_base_schema, set_version
@@ -25,6 +26,7 @@ MIGRATIONS: list[Migration] = [
     create_leases_table,  # 1.3: job leases (which process runs which job)
     create_timeline_indexes,  # 1.4: indexes for reading events by row id and by time (the live views)
     create_game_tables,  # 1.5: game evaluation runs, controls, actions, decisions, scores, evidence
+    create_scenario_tables,  # 1.6: goal scenario runs, their JSONL records and step screenshots (seed 004)
 ]
 
 
