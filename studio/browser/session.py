@@ -124,6 +124,26 @@ class BrowserSession:
             raise SessionClosedError(self.end_message or "The browser session has not started yet.")
         return self._context
 
+    @property
+    def browser(self) -> Browser:
+        """The session's browser, for work that needs contexts of its own on it (a goal scenario's fresh one)."""
+        if self.ended.is_set() or self._browser is None:
+            raise SessionClosedError(self.end_message or "The browser session has not started yet.")
+        return self._browser
+
+    def show_page(self, page: Page) -> None:
+        """Make `page` (of another context on this browser) the one the tester sees until it closes; then the
+        session's own newest page is shown again. Its events are not recorded: it is not the session's."""
+        if self.ended.is_set():
+            return
+
+        def closed(_page: Page) -> None:
+            if self._active is page and not self.ended.is_set() and self._pages:
+                self._activate(self._pages[-1])
+
+        page.on("close", closed)
+        self._activate(page)
+
     def on_active_page(self, listener: PageListener) -> Callable[[], None]:
         """Call `listener(page)` whenever a different page becomes the one the tester sees."""
         self._page_listeners.append(listener)

@@ -12,6 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, Page
 
 from studio.browser.launcher import BrowserLauncher
 from studio.llm import LanguageModel
@@ -41,6 +44,19 @@ class BatchOptions:
     browser_endpoint: str | None = None
     repeat: int = 1
     model: LanguageModel | None = None  # None: the deterministic planner
+
+
+@dataclass
+class BatchHooks:
+    """How a front end takes part in a run: the browser to use (not launched, not closed), every record as it is
+    written, each scenario's page as it opens, a stop asked for between steps, and the result of each scenario."""
+
+    browser: Browser | None = None
+    run_id: str | None = None
+    record: Callable[[dict[str, Any]], None] | None = None
+    page_opened: Callable[[Page], None] | None = None
+    should_stop: Callable[[], bool] = lambda: False
+    scenario_ended: Callable[[ScenarioResult], None] | None = None
 
 
 @dataclass
@@ -89,10 +105,12 @@ def clock() -> str:
     return datetime.now().strftime("%H:%M:%S")
 
 
-async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Callable[[str], None]) -> BatchResult:
-    run_id = f"run_{uuid.uuid4().hex[:8]}"
+async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Callable[[str], None],
+                    hooks: BatchHooks | None = None) -> BatchResult:
+    hooks = hooks or BatchHooks()
+    run_id = hooks.run_id or f"run_{uuid.uuid4().hex[:8]}"
     options.out.mkdir(parents=True, exist_ok=True)
-    log = RunLog(options.out / "results.jsonl", run_id)
+    log = RunLog(options.out / "results.jsonl", run_id, sink=hooks.record)
     batch = BatchResult(run_id, log_path=log.path)
     queue = [s for s in scenarios for _ in range(max(1, options.repeat))]
     started = time.monotonic()
@@ -103,16 +121,20 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     gate = asyncio.Semaphore(max(1, options.parallel))
     stop = asyncio.Event()
     try:
-        browser = await launcher.start()
+        browser = hooks.browser or await launcher.start()
         runner = ScenarioRunner(browser, options.base_url, log, options.out, session_reuse=options.session_reuse,
                                 model=options.model)
+        runner.page_opened, runner.stop_requested = hooks.page_opened, hooks.should_stop
 
         async def one(scenario: Scenario) -> None:
             async with gate:
-                if stop.is_set():
+                if stop.is_set() or hooks.should_stop():
+                    batch.stopped = batch.stopped or hooks.should_stop()
                     return
                 result = await runner.run(scenario)
                 batch.results.append(result)
+                if hooks.scenario_ended is not None:
+                    hooks.scenario_ended(result)
                 mark = "✓" if result.status == "success" else "✗"
                 said = f"[{clock()}] {mark} {scenario.id} ({result.steps} steps, {result.duration:.1f}s)"
                 say(said if result.status == "success" else f"{said}: {result.message}")
@@ -124,7 +146,8 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
         except asyncio.CancelledError:
             batch.stopped = True
     finally:
-        await launcher.close()
+        if hooks.browser is None:
+            await launcher.close()
         batch.duration = round(time.monotonic() - started, 2)
         log.run_end(batch.pass_rate, batch.duration)
         log.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,18 +24,22 @@ def timestamp() -> str:
 class RunLog:
     """Appends records to `path` (flushed at once: a stopped run keeps what finished)."""
 
-    def __init__(self, path: Path, run_id: str) -> None:
+    def __init__(self, path: Path, run_id: str, sink: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.path, self.run_id = path, run_id
+        self.sink = sink  # also given every record as written (the studio keeps them in the project file)
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file = path.open("a", encoding="utf-8")
         self._lock = threading.Lock()
         self.ended: list[dict[str, Any]] = []  # the scenario_end records, for the run's metrics
 
     def write(self, record: dict[str, Any]) -> None:
-        line = json.dumps({**record, "timestamp": timestamp()}, ensure_ascii=False)
+        stamped = {**record, "timestamp": timestamp()}
+        line = json.dumps(stamped, ensure_ascii=False)
         with self._lock:
             self._file.write(line + "\n")
             self._file.flush()
+            if self.sink is not None:
+                self.sink(json.loads(line))
 
     def close(self) -> None:
         self._file.close()

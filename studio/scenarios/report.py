@@ -12,7 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from studio.scenarios.summary import scenario_metrics, shortest_path, transitions
+from studio.scenarios.paths import path_tree
+from studio.scenarios.summary import scenario_metrics
 
 STYLE = """body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#1f3b57;color:#fff;padding:18px 28px}h1{margin:0 0 4px;font-size:22px}
@@ -75,32 +76,9 @@ def _bars(values: list[float]) -> str:
 
 def path_graph(ends: list[dict[str, Any]]) -> str:
     """The navigation graph of all runs as an inline SVG laid out by distance from the start pages."""
-    counted = transitions(ends)
-    starts = sorted({(e.get("urlHistory") or ["/"])[0] for e in ends})
-    goals = sorted({(e.get("urlHistory") or ["/"])[-1] for e in ends if e.get("status") == "success"})
-    depth: dict[str, int] = {s: 0 for s in starts}
-    frontier = list(starts)
-    while frontier:
-        nxt = []
-        for page in frontier:
-            for a, b in sorted(counted):
-                if a == page and b not in depth:
-                    depth[b] = depth[page] + 1
-                    nxt.append(b)
-        frontier = nxt
-    for a, b in counted:
-        depth.setdefault(a, 0)
-        depth.setdefault(b, depth[a] + 1)
-    columns: dict[int, list[str]] = defaultdict(list)
-    for page in sorted(depth, key=lambda p: (depth[p], p)):
-        columns[depth[page]].append(page)
+    tree = path_tree(ends)
+    counted, depth, columns, goals, best = tree.edges, tree.depth, tree.columns, tree.goals, tree.best
     pos = {page: (90 + 190 * d, 30 + 56 * i) for d, pages in columns.items() for i, page in enumerate(pages)}
-    best: set[tuple[str, str]] = set()
-    for start in starts:
-        for goal in goals:
-            path = shortest_path(counted, start, goal)
-            if path is not None:
-                best |= set(zip(path, path[1:]))
     top = max(counted.values(), default=1)
     lines = []
     for (a, b), n in sorted(counted.items()):

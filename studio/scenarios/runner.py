@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,8 @@ class ScenarioRunner:
         self.session_reuse = session_reuse
         self.model = model  # None: the deterministic planner
         self.saved_states: dict[str, Path] = {}  # session.save names -> storage state files
+        self.page_opened: Callable[[Page], None] | None = None  # the studio shows each scenario's page live
+        self.stop_requested: Callable[[], bool] = lambda: False  # checked before every step (the tester's Cancel)
 
     async def run(self, scenario: Scenario) -> ScenarioResult:
         result = ScenarioResult(scenario.id)
@@ -117,6 +120,8 @@ class ScenarioRunner:
                     load = await self._calls(scenario.preconditions, data, variables, None)
                     context = await self._context(scenario, load or self._reusable(scenario, variables), result)
                     page = await context.new_page()
+                    if self.page_opened is not None:
+                        self.page_opened(page)
                     await self._reach_goal(scenario, page, variables, result, started)
                 except (DataToolError, KeyError, PlaywrightError) as error:
                     result.status, result.message = "error", str(error).splitlines()[0]
@@ -207,6 +212,9 @@ class ScenarioRunner:
             failed = [c for c in scenario.goal.failure.conditions if await holds(page, observation, c)]
             if failed:
                 result.status, result.message = "failure", f"a failure condition holds: {failed[0].describe()}"
+                return
+            if self.stop_requested():
+                result.message = "stopped by the tester before the goal was reached"
                 return
             if result.steps >= limits.max_steps:
                 result.message = f"the goal was not reached within max_steps ({limits.max_steps})"

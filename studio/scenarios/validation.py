@@ -71,6 +71,11 @@ def check_scenario(path: Path) -> tuple[Scenario | None, list[Problem]]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return None, [Problem(where, 1, 1, f"the file cannot be read ({error})")]
+    return check_text(text, where)
+
+
+def check_text(text: str, where: str) -> tuple[Scenario | None, list[Problem]]:
+    """check_scenario for text not saved yet (an editor's); `where` names it in the problems."""
     try:
         located = locate(text)
     except yaml.YAMLError as error:
