@@ -8,6 +8,7 @@ from studio.app.game_service import GameService
 from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
 from studio.app.race_service import RaceService
+from studio.app.scenario_service import ScenarioService
 from studio.app.settings_service import SettingsService
 from studio.runtime import EngineRuntime
 from studio.settings import StudioSettings
@@ -30,6 +31,7 @@ class StudioServices:
         self.playground = PlaygroundService(self.browser, self.project)
         self.cases = CaseService(self.project)
         self.games = GameService(self.browser, self.project)
+        self.scenarios = ScenarioService(self.browser, self.project)
 
     def _settings_changed(self, settings: StudioSettings) -> None:
         self.runtime.settings = settings  # the next session, job budget and model follow them
@@ -38,6 +40,7 @@ class StudioServices:
         """Stop jobs, close the browser (frames must stop before the loop ends), then the project file."""
         await self.playground.shutdown()
         await self.games.shutdown()
+        await self.scenarios.shutdown()
         await self.race.shutdown()
         await self.browser.shutdown()
         await self.runtime.aclose()

@@ -1,0 +1,149 @@
+"""Goal scenarios in the main window: the Scenarios, Scenario Results and Scenario Paths docks, the Scenarios
+workspace that shows them beside the live page (where the agent drives each scenario), the Scenarios menu, and the
+sentence a run ends with."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QVBoxLayout, QWidget
+
+from studio.app.scenario_service import ScenarioService
+from studio.scenarios.job import ScenarioRunOutcome
+from studio.scenarios.summary import scenario_metrics
+from studio.ui.scenario_charts import MetricTrends, PathTreeChart
+from studio.ui.scenario_panel import ScenarioPanel
+from studio.ui.scenario_results import ResultsPanel
+from studio.ui.workspaces import RIGHT, WIDE_SIDE_WIDTH, Workspace, place_tabs
+
+if TYPE_CHECKING:  # the window imports this module
+    from studio.ui.main_window import StudioWindow
+
+RUN_SHORTCUT = "Ctrl+Alt+U"
+RUN_ALL_SHORTCUT = "Ctrl+Alt+Shift+U"
+CANCEL_SHORTCUT = "Ctrl+Alt+Shift+K"
+
+
+def _scenarios_layout(window, docks) -> None:
+    place_tabs(window, docks, RIGHT, ["scenarios", "scenario_results", "scenario_paths"], WIDE_SIDE_WIDTH)
+
+
+SCENARIOS = Workspace("Scenarios", ("scenarios", "scenario_results", "scenario_paths"), _scenarios_layout,
+                      description="Goal scenarios: edit them, let the agent run them in the live view, read the "
+                                  "results, steps and path trees")
+
+
+class PathsPanel(QWidget):
+    """The path tree and the metric trends of the scenario selected in the results."""
+
+    def __init__(self, service: ScenarioService, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.scenario_id: str | None = None
+        self.title = QLabel("Select a scenario in Scenario Results to see its paths across runs.", self)
+        self.title.setWordWrap(True)
+        self.tree = PathTreeChart(self)
+        self.page_label = QLabel("Click a page in the tree to see its visits.", self)
+        self.page_label.setWordWrap(True)
+        self.page_label.setAccessibleName("Page details")
+        self.trends = MetricTrends(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.tree, 3)
+        layout.addWidget(self.page_label)
+        layout.addWidget(self.trends, 2)
+        self.tree.pageClicked.connect(lambda page: self.page_label.setText(self.tree.describe(page)))
+
+    def show_scenario(self, scenario_id: str) -> None:
+        self.scenario_id = scenario_id
+        ends = self.service.ends(scenario_id)
+        self.tree.show_runs([end for _run, end in ends])
+        per_run: dict[str, list[dict]] = {}
+        for run_id, end in ends:
+            per_run.setdefault(run_id, []).append(end)
+        trend = [scenario_metrics(group).get(scenario_id, {}) for group in per_run.values()]
+        self.trends.show_trend(trend)
+        self.title.setText(f"{scenario_id}: {len(ends)} run(s) in this project — green: the shortest path to the "
+                           "goal; red dashed: a step back; thicker: taken more often.")
+
+
+class ScenarioFront(QObject):
+    """Composes the scenario widgets on `window` (a StudioWindow) around the ScenarioService."""
+
+    def __init__(self, window: StudioWindow, service: ScenarioService) -> None:
+        super().__init__(window)
+        self.window = window
+        self.service = service
+        self.panel = ScenarioPanel(service, self.base_url, window)
+        self.results = ResultsPanel(service, window)
+        self.paths = PathsPanel(service, window)
+        docks = window.docks
+        docks.add("scenarios", "Scenarios", self.panel, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+0",
+                  visible=False)
+        docks.add("scenario_results", "Scenario Results", self.results, Qt.DockWidgetArea.RightDockWidgetArea,
+                  visible=False)
+        docks.add("scenario_paths", "Scenario Paths", self.paths, Qt.DockWidgetArea.RightDockWidgetArea,
+                  visible=False)
+        window.workspaces.register(SCENARIOS)
+        self._build_menu()
+        self.results.scenarioSelected.connect(self.paths.show_scenario)
+        service.finished.connect(self._finished)
+        service.errorOccurred.connect(lambda text: window.message_bar.show_message(text, "error"))
+        service.notice.connect(lambda text: window.message_bar.show_message(text, "info"))
+        service.ask_conflict = self._ask_conflict
+        window.project.projectChanged.connect(lambda _path: self.results.show_runs())
+
+    def _build_menu(self) -> None:
+        menu = QMenu("S&cenarios", self.window)
+        self.window.menuBar().insertMenu(self.window.help_menu.menuAction(), menu)
+        self.open_action = QAction("&Open Scenario Folder…", self.window)
+        self.open_action.triggered.connect(self.choose_folder)
+        self.run_action = QAction("&Run Selected Scenario", self.window)
+        self.run_action.setShortcut(QKeySequence(RUN_SHORTCUT))
+        self.run_action.triggered.connect(self.panel.run_selected)
+        self.run_all_action = QAction("Run &All Scenarios", self.window)
+        self.run_all_action.setShortcut(QKeySequence(RUN_ALL_SHORTCUT))
+        self.run_all_action.triggered.connect(self.panel.run_all)
+        self.cancel_action = QAction("&Stop the Run", self.window)
+        self.cancel_action.setShortcut(QKeySequence(CANCEL_SHORTCUT))
+        self.cancel_action.triggered.connect(self.service.cancel)
+        self.cancel_action.setEnabled(False)
+        self.service.runningChanged.connect(self.cancel_action.setEnabled)
+        for action in (self.run_action, self.run_all_action):
+            self.service.runningChanged.connect(lambda running, a=action: a.setEnabled(not running))
+        menu.addAction(self.open_action)
+        menu.addSeparator()
+        for action in (self.run_action, self.run_all_action, self.cancel_action):
+            menu.addAction(action)
+
+    def choose_folder(self) -> None:
+        start = str(self.service.folder or Path.cwd())
+        folder = QFileDialog.getExistingDirectory(self.window, "Scenario folder", start)
+        if folder:
+            self.service.set_folder(Path(folder))
+
+    def base_url(self) -> str:
+        """The app a run goes to: the live page's, else the address typed in the URL bar."""
+        session = self.window.browser.session
+        if session is not None and self.window.browser.alive:
+            url = session.page.url
+            if url.startswith(("http://", "https://")):
+                return url
+        return self.window.url_bar.url_edit.text().strip()
+
+    async def _ask_conflict(self, conflict):
+        playground = self.window.playground
+        if playground is not None:
+            return await playground.ask_conflict(conflict)
+        return None
+
+    def _finished(self, outcome: ScenarioRunOutcome) -> None:
+        bar = self.window.message_bar
+        steps = [("Open Report", self.results.open_report)] if outcome.report is not None else []
+        level = "info" if outcome.status == "finished" and outcome.passed == len(outcome.results) else "warning"
+        bar.show_message(f"Goal scenarios: {outcome.message}", level, steps)
+        self.window.docks.attention("scenario_results", "The run's results are in Scenario Results.")
