@@ -190,7 +190,7 @@ def describe_endpoint_failure(endpoint: BrowserEndpoint, error: Exception) -> Br
         return BrowserEndpointError(
             f"The browser server at {endpoint.url} refused the studio's launch options ({first_line(error)}). "
             f"Start it with --unsafe ({_SERVER_HINT}), {unset}.")
-    if "Executable doesn't exist" in text:
+    if "executable doesn't exist" in text.lower():
         return BrowserEndpointError(
             f"The browser server at {endpoint.url} has no browser to launch. Install one on that machine and point "
             f"STUDIO_BROWSER at it (it is passed to the server), {unset}.")
