@@ -18,6 +18,7 @@ from urllib.parse import urljoin, urlsplit
 from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
+from studio.scenarios.capture import ARTIFACTS, RunCapture
 from studio.scenarios.data_tools import DataToolError, DataTools
 from studio.scenarios.expressions import parse_expression
 from studio.scenarios.metrics import (
@@ -52,7 +53,10 @@ class ScenarioResult:
     cost: float = 0.0
     ttfa: float | None = None
     reused_session: bool = False
-    screenshots: list[str] = field(default_factory=list)
+    screenshots: list[str] = field(default_factory=list)  # relative to the log's folder, in the order taken
+    trace: str | None = None  # the kept Playwright trace, relative to the log's folder
+    dom_snapshot: str | None = None  # the page's HTML on success (dom_snapshot_on_success), relative
+    run_number: int = 1  # the n-th run of this scenario in the batch (its artifacts folder is <id>-<n>)
 
     def metrics(self, shortest: int | None = None) -> dict[str, Any]:
         return {"entropy": click_entropy(self.clicks), "backtracks": backtracks(self.url_history),
@@ -96,31 +100,40 @@ def start_url(scenario: Scenario, base_url: str) -> str:
 
 
 class ScenarioRunner:
-    """Runs scenarios on one Browser against the app at `base_url`, writing to `log` and artifacts under `out`."""
+    """Runs scenarios on one Browser against the app at `base_url`, writing to `log` and artifacts under `out`
+    (`trace`: a Playwright trace of every run, besides the ones the scenarios' capture asks for)."""
 
     def __init__(self, browser: Browser, base_url: str, log: RunLog, out: Path, session_reuse: bool = False,
-                 model: LanguageModel | None = None) -> None:
+                 model: LanguageModel | None = None, trace: bool = False) -> None:
         self.browser, self.base_url, self.log, self.out = browser, base_url, log, out
         self.session_reuse = session_reuse
+        self.trace = trace
+        self.runs: dict[str, int] = {}  # scenario id -> runs started, numbering each run's artifacts folder
         self.model = model  # None: the deterministic planner
         self.saved_states: dict[str, Path] = {}  # session.save names -> storage state files
 
     async def run(self, scenario: Scenario) -> ScenarioResult:
-        result = ScenarioResult(scenario.id)
+        number = self.runs[scenario.id] = self.runs.get(scenario.id, 0) + 1
+        result = ScenarioResult(scenario.id, run_number=number)
+        capture = RunCapture(scenario, self.out / ARTIFACTS / f"{scenario.id}-{number}", self.log.path.parent,
+                             trace=self.trace)
         started = time.monotonic()
-        self.log.scenario_start(scenario.id)
+        self.log.scenario_start(scenario.id, number)
         variables: dict[str, Any] = {}
         context: BrowserContext | None = None
+        page: Page | None = None
         try:
             async with DataTools(self.base_url) as data:
                 try:
                     load = await self._calls(scenario.preconditions, data, variables, None)
                     context = await self._context(scenario, load or self._reusable(scenario, variables), result)
+                    await capture.start(context)
                     page = await context.new_page()
-                    await self._reach_goal(scenario, page, variables, result, started)
+                    await self._reach_goal(scenario, page, variables, result, started, capture)
                 except (DataToolError, KeyError, PlaywrightError) as error:
                     result.status, result.message = "error", str(error).splitlines()[0]
                 finally:
+                    result.dom_snapshot = await capture.end(page, result.status)
                     try:
                         await self._calls(scenario.postconditions, data, variables, context)
                     except (DataToolError, KeyError, PlaywrightError) as error:
@@ -132,7 +145,9 @@ class ScenarioRunner:
                         self.saved_states[key] = await self._save_state(context, key)
         finally:
             if context is not None:
+                result.trace = await capture.stop(context, result.status)
                 await context.close()
+            result.screenshots = list(capture.screenshots)
             result.duration = round(time.monotonic() - started, 2)
             self.log.scenario_end(scenario.id, result)
         return result
@@ -189,7 +204,7 @@ class ScenarioRunner:
         return load
 
     async def _reach_goal(self, scenario: Scenario, page: Page, variables: dict[str, Any], result: ScenarioResult,
-                          started: float) -> None:
+                          started: float, capture: RunCapture) -> None:
         limits = scenario.constraints
         await page.goto(start_url(scenario, self.base_url), wait_until="load")
         loaded_at = time.monotonic()
@@ -251,7 +266,8 @@ class ScenarioRunner:
                                     if action.type == "ui.act.click" else None, changed))
             result.url_history.append(urlsplit(page.url).path)
             self.log.step(result.steps, redacted(action, observation), observation, action.reasoning,
-                          result.hints_used, scenario.id)
+                          result.hints_used, scenario.id, run_number=result.run_number,
+                          screenshot=await capture.step(page, result.steps))
 
     async def _met(self, page: Page, observation: Observation, scenario: Scenario) -> bool:
         success = scenario.goal.success

@@ -1,0 +1,92 @@
+"""What a scenario run keeps of itself, with a real Chromium against the embedded demo: screenshots per step and of
+the end state as the scenario's observability.capture asks, referenced from the JSONL log; a Playwright trace when
+the scenario's capture asks for one (trace_on_failure)."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.scenarios.test_run import SCENARIOS, records, studio
+
+pytestmark = pytest.mark.browser
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def search_scenario(tmp_path: Path, capture: list[str]) -> Path:
+    """The shipped help-centre search (two steps, no sign-in), capturing what `capture` says."""
+    spec = yaml.safe_load((SCENARIOS / "smoke" / "search-help-centre.yaml").read_text(encoding="utf-8"))
+    spec["observability"] = {"capture": capture}
+    path = tmp_path / "search.yaml"
+    path.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    return path
+
+
+@pytest.mark.timeout(200)
+def test_screenshots_per_step_are_referenced_from_the_log_and_the_report(browser_info, tmp_path):
+    path = search_scenario(tmp_path, ["screenshot_on_step", "screenshot_on_success", "dom_snapshot_on_success"])
+    out = tmp_path / "out"
+    done = studio("run", str(path), "--demo", "--repeat", "2", "--parallel", "2", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    log = records(out / "results.jsonl")
+    steps = [r for r in log if r["type"] == "step"]
+    ends = sorted((r for r in log if r["type"] == "scenario_end"), key=lambda r: r["runNumber"])
+    assert [e["runNumber"] for e in ends] == [1, 2] and all(e["status"] == "success" for e in ends)
+    assert steps and all(s.get("screenshot") for s in steps)
+    for end in ends:
+        own = [s for s in steps if s["runNumber"] == end["runNumber"]]
+        folder = f"artifacts/search-help-centre-{end['runNumber']}"
+        assert [s["screenshot"] for s in own] == [f"{folder}/step-{s['step']:03d}.png" for s in own]
+        assert end["screenshots"] == [s["screenshot"] for s in own] + [f"{folder}/success.png"]
+        for shot in end["screenshots"]:
+            assert (out / shot).read_bytes().startswith(PNG), shot
+        assert end["domSnapshot"] == f"{folder}/success.html"
+        assert 'data-testid="help-result-count"' in (out / end["domSnapshot"]).read_text(encoding="utf-8")
+        assert "trace" not in end
+
+
+
+@pytest.mark.timeout(200)
+def test_the_default_capture_takes_no_screenshot_of_a_success(browser_info, tmp_path):
+    path = search_scenario(tmp_path, ["screenshot_on_failure"])
+    done = studio("run", str(path), "--demo", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    log = records(tmp_path / "out" / "results.jsonl")
+    assert not any("screenshot" in r or "screenshots" in r or "trace" in r for r in log)
+    assert not (tmp_path / "out" / "artifacts").exists()
+
+
+def trace_entries(path: Path) -> list[str]:
+    with zipfile.ZipFile(path) as archive:
+        assert archive.testzip() is None
+        return archive.namelist()
+
+
+@pytest.mark.timeout(200)
+def test_trace_on_failure_keeps_the_trace_and_a_screenshot_of_a_failed_run_only(browser_info, tmp_path):
+    (tmp_path / "nowhere.yaml").write_text("""version: "0.1"
+id: reach-nowhere
+name: Reach a page that does not exist
+context: { start_url: "/help" }
+goal:
+  description: "Open the quarterly tax statement"
+  success: { conditions: [ { heading_text: "Quarterly tax statement" } ] }
+constraints: { max_steps: 2 }
+observability: { capture: [screenshot_on_failure, trace_on_failure] }
+""", encoding="utf-8")
+    search = search_scenario(tmp_path, ["trace_on_failure"])
+    out = tmp_path / "out"
+    done = studio("run", str(tmp_path / "nowhere.yaml"), str(search), "--demo", "--out", str(out))
+    assert done.returncode == 1, done.stdout + done.stderr
+    ends = {r["scenarioId"]: r for r in records(out / "results.jsonl") if r["type"] == "scenario_end"}
+    failed, passed = ends["reach-nowhere"], ends["search-help-centre"]
+    assert failed["status"] == "failure" and passed["status"] == "success"
+    assert failed["trace"] == "artifacts/reach-nowhere-1/trace.zip" and "trace.trace" in trace_entries(
+        out / failed["trace"])
+    assert failed["screenshots"][-1] == "artifacts/reach-nowhere-1/failure.png"
+    assert (out / failed["screenshots"][-1]).read_bytes().startswith(PNG)
+    assert "trace" not in passed and not (out / "artifacts" / "search-help-centre-1").exists()
