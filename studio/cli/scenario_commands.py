@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace) -> int:
         base_url = args.base_url
     options = BatchOptions(base_url=base_url, out=Path(args.out), parallel=args.parallel, fail_fast=args.fail_fast,
                            session_reuse=args.session_reuse, headless=not args.headed,
-                           browser_endpoint=args.browser_endpoint, repeat=args.repeat)
+                           browser_endpoint=args.browser_endpoint, repeat=args.repeat, trace=args.trace)
 
     async def batch_run() -> BatchResult:
         options.model = _model(args)
@@ -217,8 +217,12 @@ def register_run(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--headed", action="store_true", help="show the browser window")
     run.add_argument("--browser-endpoint", metavar="URL",
                      help="run the browsers on a remote Playwright browser server (ws://...)")
+    run.add_argument("--trace", action="store_true",
+                     help="keep a Playwright trace of every scenario run (OUT/artifacts/<id>-<n>/trace.zip; open it "
+                          "with `playwright show-trace`); a scenario's capture: [trace_always] asks for its own")
     run.add_argument("--out", default="out", metavar="DIR",
-                     help="where results.jsonl, the report, sessions and artifacts (screenshots) go (default out)")
+                     help="where results.jsonl, the report, sessions and artifacts (screenshots, traces) go "
+                          "(default out)")
     model = run.add_mutually_exclusive_group()
     model.add_argument("--model", metavar="NAME", help="the model to plan with, at the endpoint Settings › Model "
                                                       "configures (default: the configured model; none: the "

@@ -1,6 +1,6 @@
 """What a scenario run keeps of itself, with a real Chromium against the embedded demo: screenshots per step and of
-the end state as the scenario's observability.capture asks, referenced from the JSONL log; a Playwright trace when
-the scenario's capture asks for one (trace_on_failure)."""
+the end state as the scenario's observability.capture asks, referenced from the JSONL log; a Playwright trace with
+--trace or when the scenario's capture asks for one (trace_on_failure)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,21 @@ def trace_entries(path: Path) -> list[str]:
     with zipfile.ZipFile(path) as archive:
         assert archive.testzip() is None
         return archive.namelist()
+
+
+@pytest.mark.timeout(200)
+def test_trace_leaves_a_readable_trace_zip_per_scenario_run(browser_info, tmp_path):
+    path = search_scenario(tmp_path, ["screenshot_on_failure"])
+    out = tmp_path / "out"
+    done = studio("run", str(path), "--demo", "--trace", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    [end] = [r for r in records(out / "results.jsonl") if r["type"] == "scenario_end"]
+    assert end["trace"] == "artifacts/search-help-centre-1/trace.zip"
+    names = trace_entries(out / end["trace"])
+    assert "trace.trace" in names and "trace.network" in names
+    assert any(name.startswith("screencast/") and name.endswith(".jpeg") for name in names)  # screenshots=True
+    events = zipfile.ZipFile(out / end["trace"]).read("trace.trace").decode("utf-8")
+    assert '"type":"frame-snapshot"' in events and "/help" in events  # snapshots=True: the demo's page
 
 
 @pytest.mark.timeout(200)
