@@ -1,9 +1,11 @@
 """What a scenario run keeps of itself, with a real Chromium against the embedded demo: screenshots per step and of
 the end state as the scenario's observability.capture asks, referenced from the JSONL log; a Playwright trace with
---trace or when the scenario's capture asks for one (trace_on_failure)."""
+--trace or when the scenario's capture asks for one (trace_on_failure); the report's drill-down showing the
+screenshots, linked beside it."""
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
@@ -48,6 +50,22 @@ def test_screenshots_per_step_are_referenced_from_the_log_and_the_report(browser
         assert 'data-testid="help-result-count"' in (out / end["domSnapshot"]).read_text(encoding="utf-8")
         assert "trace" not in end
 
+    # the report beside the log shows every screenshot as a lazy thumbnail linking to the full image
+    page = (out / "index.html").read_text(encoding="utf-8")
+    thumbnails = re.findall(r'<a class="shot" href="([^"]+)"[^>]*><img src="([^"]+)" loading="lazy"', page)
+    assert sorted(src for _href, src in thumbnails) == sorted(s for e in ends for s in e["screenshots"])
+    assert all(href == src and (out / src).is_file() for href, src in thumbnails)
+    drilldowns = re.findall(r"<details>.*?</details>", page, re.DOTALL)
+    assert len(drilldowns) == 2  # each run's steps with its own screenshots, though the two ran at once
+    assert all(len({src.rsplit("/", 1)[0] for src in re.findall(r'<img src="([^"]+)"', block)}) == 1
+               for block in drilldowns)
+    # written elsewhere, the report still finds them (paths relative to where it is)
+    report = studio("report", str(out / "results.jsonl"), "--out", str(tmp_path / "elsewhere" / "report.html"))
+    assert report.returncode == 0, report.stdout + report.stderr
+    moved = (tmp_path / "elsewhere" / "report.html").read_text(encoding="utf-8")
+    sources = re.findall(r'<img src="([^"]+)" loading="lazy"', moved)
+    assert sources and all(src.startswith("../out/artifacts/") for src in sources)
+    assert all((tmp_path / "elsewhere" / src).is_file() for src in sources)
 
 
 @pytest.mark.timeout(200)
