@@ -18,6 +18,7 @@ from urllib.parse import urljoin, urlsplit
 from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
+from studio.scenarios.acting import PageActor
 from studio.scenarios.capture import ARTIFACTS, RunCapture
 from studio.scenarios.data_tools import DataToolError, DataTools
 from studio.scenarios.expressions import parse_expression
@@ -29,14 +30,13 @@ from studio.scenarios.metrics import (
     stagnation,
     time_to_first_action,
 )
-from studio.scenarios.observe import Observation, holds, node_selector, observe
+from studio.race.errors import RaceError
+from studio.scenarios.observe import Observation, holds, observe
 from studio.llm import LanguageModel
 from studio.scenarios.model_planner import CostExceeded, ModelPlanner
-from studio.scenarios.planner import Action, DeterministicPlanner, credentials, redacted
+from studio.scenarios.planner import DeterministicPlanner, credentials, redacted
 from studio.scenarios.records import RunLog
 from studio.scenarios.spec import REFERENCE, McpCall, Scenario, lookup
-
-ACT_TIMEOUT_MS = 5_000
 
 
 @dataclass
@@ -130,7 +130,7 @@ class ScenarioRunner:
                     await capture.start(context)
                     page = await context.new_page()
                     await self._reach_goal(scenario, page, variables, result, started, capture)
-                except (DataToolError, KeyError, PlaywrightError) as error:
+                except (DataToolError, KeyError, PlaywrightError, RaceError) as error:
                     result.status, result.message = "error", str(error).splitlines()[0]
                 finally:
                     result.dom_snapshot = await capture.end(page, result.status)
@@ -208,6 +208,7 @@ class ScenarioRunner:
         limits = scenario.constraints
         await page.goto(start_url(scenario, self.base_url), wait_until="load")
         loaded_at = time.monotonic()
+        actor = PageActor(page)
         planner: DeterministicPlanner | ModelPlanner = (
             ModelPlanner(scenario, variables, self.model) if self.model is not None
             else DeterministicPlanner(scenario, variables))
@@ -253,7 +254,7 @@ class ScenarioRunner:
                 result.message = "nothing on the page matches the goal any more (the planner has no next action)"
                 return
             before = (page.url, len(observation.nodes), tuple(n.name for n in observation.nodes[:20]))
-            await self._act(page, observation, action)
+            blocked = await actor.act(action)  # what stood in the way, when the action could not be done
             planner.remember(observation, action)
             result.steps += 1
             if action.type == "ui.act.click":
@@ -266,33 +267,10 @@ class ScenarioRunner:
                                     if action.type == "ui.act.click" else None, changed))
             result.url_history.append(urlsplit(page.url).path)
             self.log.step(result.steps, redacted(action, observation), observation, action.reasoning,
-                          result.hints_used, scenario.id, run_number=result.run_number,
+                          result.hints_used, scenario.id, run_number=result.run_number, blocked=blocked,
                           screenshot=await capture.step(page, result.steps))
 
     async def _met(self, page: Page, observation: Observation, scenario: Scenario) -> bool:
         success = scenario.goal.success
         checks = [await holds(page, observation, c) for c in success.conditions]
         return all(checks) if success.mode == "all" else any(checks)
-
-    async def _act(self, page: Page, observation: Observation, action: Action) -> None:
-        target = page.locator(node_selector(str(action.params.get("nodeId"))))
-        try:
-            if action.type == "ui.act.click":
-                await target.click(timeout=ACT_TIMEOUT_MS)
-            elif action.type == "ui.act.type":
-                await target.fill(str(action.params.get("text", "")), timeout=ACT_TIMEOUT_MS)
-                if action.params.get("submit"):
-                    await target.press("Enter", timeout=ACT_TIMEOUT_MS)
-            elif action.type == "ui.act.select":
-                await target.select_option(label=str(action.params.get("option", "")), timeout=ACT_TIMEOUT_MS)
-            elif action.type == "ui.act.check":
-                await target.set_checked(bool(action.params.get("checked", True)), timeout=ACT_TIMEOUT_MS)
-            elif action.type == "ui.navigate":
-                await page.goto(urljoin(page.url, str(action.params.get("url"))), wait_until="load")
-        except PlaywrightError:
-            return  # a step that did nothing: stagnation shows it, and the planner tries something else
-        try:
-            await page.wait_for_load_state("load", timeout=ACT_TIMEOUT_MS)
-        except PlaywrightError:
-            pass
-

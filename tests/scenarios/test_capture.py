@@ -1,11 +1,14 @@
 """What a scenario run keeps of itself, with a real Chromium against the embedded demo: screenshots per step and of
 the end state as the scenario's observability.capture asks, referenced from the JSONL log; a Playwright trace with
 --trace or when the scenario's capture asks for one (trace_on_failure); the report's drill-down showing the
-screenshots, linked beside it."""
+screenshots, linked beside it; and a click the race preflight finds blocked, recorded on its step with the facts."""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import re
+import threading
 import zipfile
 from pathlib import Path
 
@@ -123,3 +126,63 @@ observability: { capture: [screenshot_on_failure, trace_on_failure] }
     assert failed["screenshots"][-1] == "artifacts/reach-nowhere-1/failure.png"
     assert (out / failed["screenshots"][-1]).read_bytes().startswith(PNG)
     assert "trace" not in passed and not (out / "artifacts" / "search-help-centre-1").exists()
+
+
+HOME = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Home</title></head><body><main>
+<h1>Home</h1>
+<div style="position: relative; width: 320px; height: 60px">
+  <button data-testid="open-quarterly-report" style="width: 260px; height: 44px"
+          onclick="location.href = 'report.html'">Open the quarterly report</button>
+  <div data-testid="promo-banner" style="position: absolute; inset: 0; background: #fc0">Our new app is here</div>
+</div>
+<p><a href="report.html">Elsewhere</a></p>
+</main></body></html>"""
+REPORT = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Report</title></head><body>
+<h1>Quarterly report</h1></body></html>"""
+
+
+@pytest.fixture
+def covered_site(tmp_path):
+    """Two static pages served from a folder: a button under a banner that never goes away, and a link."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(HOME, encoding="utf-8")
+    (site / "report.html").write_text(REPORT, encoding="utf-8")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.timeout(200)
+def test_a_click_on_a_covered_element_records_the_race_facts_on_its_step(browser_info, covered_site, tmp_path):
+    path = tmp_path / "covered.yaml"
+    path.write_text("""version: "0.1"
+id: open-the-quarterly-report
+name: Open the quarterly report
+context: { start_url: "/index.html" }
+goal:
+  description: "Open the quarterly report"
+  success: { conditions: [ { heading_text: "Quarterly report" } ] }
+constraints: { max_steps: 4 }
+""", encoding="utf-8")
+    out = tmp_path / "out"
+    done = studio("run", str(path), "--base-url", covered_site, "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    log = records(out / "results.jsonl")
+    first, second = [r for r in log if r["type"] == "step"]
+    assert first["action"] == {"type": "ui.act.click", "params": {"nodeId": "open-quarterly-report"}}
+    facts = first["blocked"]["facts"]
+    [coverage] = [f for f in facts if f["type"] == "coverage"]
+    assert coverage["elementAtPoint"]["testId"] == "promo-banner" and not coverage["isTargetOrDescendant"]
+    assert coverage["targetElement"]["testId"] == "open-quarterly-report"
+    assert "covered by div [data-testid=promo-banner]" in first["blocked"]["reason"]
+    # the click did not happen (the page stayed), and the planner took the other way
+    assert second["observation"]["url"].endswith("/index.html") and "blocked" not in second
+    [end] = [r for r in log if r["type"] == "scenario_end"]
+    assert end["status"] == "success" and end["urlHistory"] == ["/index.html", "/index.html", "/report.html"]
+    assert '<div class="blocked">blocked: coverage: covered by div [data-testid=promo-banner]' in (
+        out / "index.html").read_text(encoding="utf-8")
