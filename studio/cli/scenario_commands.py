@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace) -> int:
         base_url = args.base_url
     options = BatchOptions(base_url=base_url, out=Path(args.out), parallel=args.parallel, fail_fast=args.fail_fast,
                            session_reuse=args.session_reuse, headless=not args.headed,
-                           browser_endpoint=args.browser_endpoint, repeat=args.repeat)
+                           browser_endpoint=args.browser_endpoint, repeat=args.repeat, trace=args.trace)
 
     async def batch_run() -> BatchResult:
         options.model = _model(args)
@@ -217,7 +217,12 @@ def register_run(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--headed", action="store_true", help="show the browser window")
     run.add_argument("--browser-endpoint", metavar="URL",
                      help="run the browsers on a remote Playwright browser server (ws://...)")
-    run.add_argument("--out", default="out", metavar="DIR", help="where results.jsonl and sessions go (default out)")
+    run.add_argument("--trace", action="store_true",
+                     help="keep a Playwright trace of every scenario run (OUT/artifacts/<id>-<n>/trace.zip; open it "
+                          "with `playwright show-trace`); a scenario's capture: [trace_always] asks for its own")
+    run.add_argument("--out", default="out", metavar="DIR",
+                     help="where results.jsonl, the report, sessions and artifacts (screenshots, traces) go "
+                          "(default out)")
     model = run.add_mutually_exclusive_group()
     model.add_argument("--model", metavar="NAME", help="the model to plan with, at the endpoint Settings › Model "
                                                       "configures (default: the configured model; none: the "
@@ -257,6 +262,8 @@ def register_report(commands: argparse._SubParsersAction) -> None:
 
 
 RUN_ARTIFACTS = ("results.jsonl", "index.html")
+# What a scenario run captures in its OUT/artifacts/<id>-<n>/ folder (studio.scenarios.capture).
+CAPTURED = ("step-*.png", "success.png", "failure.png", "error.png", "success.html", "trace.zip")
 
 
 def _clean(args: argparse.Namespace) -> int:
@@ -267,13 +274,15 @@ def _clean(args: argparse.Namespace) -> int:
     removed = [path for name in RUN_ARTIFACTS if (path := out / name).is_file()]
     removed += sorted((out / "sessions").glob("*.json")) if (out / "sessions").is_dir() else []
     removed += sorted((out / "traces").glob("*.zip")) if (out / "traces").is_dir() else []
+    runs = sorted(p for p in (out / "artifacts").iterdir() if p.is_dir()) if (out / "artifacts").is_dir() else []
+    removed += [path for folder in runs for pattern in CAPTURED for path in sorted(folder.glob(pattern))]
     if args.dry_run:
         for path in removed:
             print(f"would remove {path}")
         return VALID
     for path in removed:
         path.unlink()
-    for folder in (out / "sessions", out / "traces"):
+    for folder in (out / "sessions", out / "traces", *runs, out / "artifacts"):
         if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
     print(f"Removed {len(removed)} file(s) a scenario run wrote in {out}; nothing else there was touched.")
@@ -283,7 +292,8 @@ def _clean(args: argparse.Namespace) -> int:
 def register_clean(commands: argparse._SubParsersAction) -> None:
     clean = commands.add_parser("clean", help="remove what `studio run` wrote (results, report, saved sessions)",
                                 description="Remove the artifacts a scenario run wrote in OUT: results.jsonl, "
-                                            "index.html, sessions/*.json (signed-in states) and traces/*.zip. "
+                                            "index.html, sessions/*.json (signed-in states), traces/*.zip and the "
+                                            "screenshots, page snapshots and traces in artifacts/<id>-<n>/. "
                                             "Other files are left alone.")
     clean.add_argument("--out", default="out", metavar="DIR", help="the run's folder (default out)")
     clean.add_argument("--dry-run", action="store_true", help="list what would be removed, remove nothing")

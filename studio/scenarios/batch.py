@@ -44,6 +44,7 @@ class BatchOptions:
     browser_endpoint: str | None = None
     repeat: int = 1
     model: LanguageModel | None = None  # None: the deterministic planner
+    trace: bool = False  # a Playwright trace of every scenario run (OUT/artifacts/<id>-<n>/trace.zip)
 
 
 @dataclass
@@ -123,7 +124,7 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     try:
         browser = hooks.browser or await launcher.start()
         runner = ScenarioRunner(browser, options.base_url, log, options.out, session_reuse=options.session_reuse,
-                                model=options.model)
+                                model=options.model, trace=options.trace)
         runner.page_opened, runner.stop_requested = hooks.page_opened, hooks.should_stop
 
         async def one(scenario: Scenario) -> None:

@@ -49,15 +49,24 @@ def run_folder(project_path: Path | None, run_id: str, fallback: Path) -> Path:
     return base / run_id
 
 
+def replayable(scenario: Scenario) -> Scenario:
+    """`scenario` with a screenshot after every step and of a failed end, whatever its capture says: the studio
+    replays a run's steps from them."""
+    wanted = list(dict.fromkeys([*scenario.observability.capture, "screenshot_on_step", "screenshot_on_failure"]))
+    return scenario.model_copy(update={"observability": scenario.observability.model_copy(
+        update={"capture": wanted})})
+
+
 class ScenarioJob:
-    """JobWork running `scenarios` against `base_url` on `browser`."""
+    """JobWork running `scenarios` against `base_url` on `browser` (each with step screenshots)."""
 
     label = "Goal scenarios"
 
     def __init__(self, scenarios: list[Scenario], base_url: str, browser: Browser, store: ScenarioRunStore | None,
                  folder: Path, page_opened: Callable[[Page], None] | None = None,
                  session_reuse: bool = True) -> None:
-        self.scenarios, self.base_url, self.browser, self.store = scenarios, base_url, browser, store
+        self.scenarios = [replayable(s) for s in scenarios]
+        self.base_url, self.browser, self.store = base_url, browser, store
         self.run_id = folder.name
         self.folder = folder
         self.page_opened = page_opened

@@ -1,6 +1,11 @@
 """The run's JSONL log (seed 004): run_start, scenario_start, step, scenario_end, run_end, one JSON object a line,
 with the seed's field names. Deterministic apart from timestamps (and durations): keys in a fixed order, no ids
-drawn at random except the run's own."""
+drawn at random except the run's own.
+
+Besides the seed's fields: `runNumber` (the n-th run of a scenario in this batch, on scenario_start, step and
+scenario_end, so that the steps of runs going on at once are told apart), a step's `screenshot` and a
+scenario_end's `screenshots`, `trace` and `domSnapshot` (paths relative to the log's folder, present only when taken),
+and a step's `blocked` (what stood in the way of its action: a sentence and the race preflight's facts)."""
 
 from __future__ import annotations
 
@@ -47,19 +52,25 @@ class RunLog:
     def run_start(self, scenario_ids: list[str]) -> None:
         self.write({"type": "run_start", "runId": self.run_id, "scenarios": scenario_ids})
 
-    def scenario_start(self, scenario_id: str) -> None:
-        self.write({"type": "scenario_start", "scenarioId": scenario_id})
+    def scenario_start(self, scenario_id: str, run_number: int = 1) -> None:
+        self.write({"type": "scenario_start", "scenarioId": scenario_id, "runNumber": run_number})
 
     def step(self, number: int, action: Action, observation: Observation, reasoning: str, hints: list[str],
-             scenario_id: str = "") -> None:
+             scenario_id: str = "", run_number: int = 1, screenshot: str | None = None,
+             blocked: dict[str, Any] | None = None) -> None:
         record: dict[str, Any] = {"type": "step", "step": number, "action": action.as_json(),
                                   "observation": {"url": observation.url, "nodeCount": len(observation.nodes)}}
         if scenario_id:
             record["scenarioId"] = scenario_id
+            record["runNumber"] = run_number
         if reasoning:
             record["reasoning"] = reasoning
         if hints:
             record["hintsUsed"] = len(hints)
+        if blocked is not None:
+            record["blocked"] = blocked
+        if screenshot is not None:
+            record["screenshot"] = screenshot
         self.write(record)
 
     def scenario_end(self, scenario_id: str, result: ScenarioResult) -> None:
@@ -67,7 +78,13 @@ class RunLog:
                     "duration": result.duration, "metrics": result.metrics(), "cost": result.cost,
                     "tokens": result.tokens, "message": result.message, "clicks": result.clicks,
                     "urlHistory": result.url_history, "hintsUsed": result.hints_used,
-                    "reusedSession": result.reused_session}
+                    "reusedSession": result.reused_session, "runNumber": result.run_number}
+        if result.screenshots:
+            record["screenshots"] = list(result.screenshots)
+        if result.trace is not None:
+            record["trace"] = result.trace
+        if result.dom_snapshot is not None:
+            record["domSnapshot"] = result.dom_snapshot
         # What run_end's metrics are computed from: the record as the log will hold it (JSON types).
         self.ended.append(json.loads(json.dumps(record)))
         self.write(record)

@@ -1,16 +1,25 @@
 """`studio report RUN.jsonl`: the metrics recomputed from the log alone (checked against the ones the run wrote) and
 a self-contained HTML report — summary, metric cards with their spread, the scenario table with each run's steps,
 a timeline, and the navigation path graph of all runs (pages as nodes, transitions as edges weighted by count,
-backtracks dashed, the shortest path to the goal drawn green). No script, style or image comes from the network."""
+backtracks dashed, the shortest path to the goal drawn green). No script, style or image comes from the network.
+
+A run's screenshots (studio.scenarios.capture) are linked, not inlined: a thumbnail (loading="lazy", so only the
+drill-downs opened load theirs) that opens the full image, at its path relative to the report. A batch of 5 scenarios
+× 20 runs × a dozen steps is over a thousand screenshots; as data: URIs they would make the HTML hundreds of MB, parsed
+in full before anything shows, and lazy loading would gain nothing. The report stays self-contained in its folder:
+keep the log's folder (results.jsonl, index.html, artifacts/) together, as `studio run --out` writes it."""
 
 from __future__ import annotations
 
 import html
 import json
+import os
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from studio.scenarios.paths import path_tree
 from studio.scenarios.summary import scenario_metrics
@@ -23,7 +32,9 @@ h2{font-size:17px;margin:4px 0 12px}.cards{display:flex;gap:14px;flex-wrap:wrap}
 .card h3{margin:0;font-size:13px;color:#556}.value{font-size:24px;font-weight:600}.note{color:#667;font-size:12px}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #e4e7eb;padding:6px 8px;text-align:left}
 .ok{color:#1a7f37;font-weight:600}.bad{color:#b42318;font-weight:600}details{margin:4px 0}
-code{background:#f0f2f5;padding:1px 4px;border-radius:3px}svg text{font:12px system-ui,sans-serif}"""
+code{background:#f0f2f5;padding:1px 4px;border-radius:3px}svg text{font:12px system-ui,sans-serif}
+.shot img{width:160px;height:90px;object-fit:cover;object-position:top;border:1px solid #ccd3db;border-radius:3px;
+vertical-align:top;margin:3px 6px 3px 0}.blocked{color:#9a5b00}"""
 
 
 class ReportError(Exception):
@@ -98,15 +109,47 @@ def path_graph(ends: list[dict[str, Any]]) -> str:
             + "".join(lines) + "".join(nodes) + "</svg>")
 
 
-def render(records: list[dict[str, Any]], metrics: dict[str, Any], earlier: list[list[dict[str, Any]]]) -> str:
+def _thumbnail(path: str, label: str, media: Callable[[str], str]) -> str:
+    """A screenshot as a lazy thumbnail opening the full image; `path` is relative to the log's folder."""
+    where = html.escape(media(path))
+    return (f'<a class="shot" href="{where}" target="_blank"><img src="{where}" loading="lazy" decoding="async" '
+            f'alt="{html.escape(label)}"></a>')
+
+
+def _step_item(step: dict[str, Any], media: Callable[[str], str]) -> str:
+    blocked = step.get("blocked")
+    return (f"<li><code>{html.escape(step['action']['type'])}</code> "
+            f"{html.escape(json.dumps(step['action'].get('params', {}), ensure_ascii=False)[:120])} on "
+            f"{html.escape(step['observation']['url'])}"
+            + (f'<div class="blocked">blocked: {html.escape(str(blocked.get("reason", "")))}</div>'
+               if isinstance(blocked, dict) else "")
+            + (f"<div>{_thumbnail(step['screenshot'], 'step ' + str(step.get('step')), media)}</div>"
+               if step.get("screenshot") else "") + "</li>")
+
+
+def _run_details(number: int, end: dict[str, Any], steps: list[dict[str, Any]], media: Callable[[str], str]) -> str:
+    """One run's drill-down: its outcome, its steps (with their screenshots) and what it captured at the end."""
+    in_steps = {s.get("screenshot") for s in steps}
+    finals = [_thumbnail(path, os.path.basename(path), media) for path in end.get("screenshots") or []
+              if path not in in_steps]
+    trace = (f' <a href="{html.escape(media(end["trace"]))}">trace.zip</a> (<code>playwright show-trace</code>)'
+             if end.get("trace") else "")
+    dom = f' <a href="{html.escape(media(end["domSnapshot"]))}">page HTML</a>' if end.get("domSnapshot") else ""
+    extra = f"<div>{''.join(finals)}{trace}{dom}</div>" if finals or trace or dom else ""
+    return (f"<details><summary>run {number}: <span class=\"{'ok' if end.get('status') == 'success' else 'bad'}\">"
+            f"{html.escape(str(end.get('status')))}</span> in {end.get('steps')} steps — "
+            f"{html.escape(str(end.get('message', '')))}</summary><ol>"
+            + "".join(_step_item(s, media) for s in steps) + f"</ol>{extra}</details>")
+
+
+def render(records: list[dict[str, Any]], metrics: dict[str, Any], earlier: list[list[dict[str, Any]]],
+           media: Callable[[str], str] = lambda path: path) -> str:
+    """The report's HTML; `media` turns a path relative to the log's folder into one relative to the report."""
     ends = [r for r in records if r.get("type") == "scenario_end"]
     run = next((r for r in records if r.get("type") == "run_start"), {})
     done = next((r for r in records if r.get("type") == "run_end"), {})
     passed = sum(1 for e in ends if e.get("status") == "success")
-    steps_by: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
-        if record.get("type") == "step":
-            steps_by[str(record.get("scenarioId"))].append(record)
+    runs_by = _runs(records)
     cards = []
     for key, title, note in (("clickEntropy", "Click entropy", "< 2.0 clear · ≥ 3.5 confusing"),
                              ("medianBacktracks", "Backtracks", "≤ 2 acceptable"),
@@ -119,15 +162,8 @@ def render(records: list[dict[str, Any]], metrics: dict[str, Any], earlier: list
                      f'{_bars(values)}<div class="note">{note}</div></div>')
     rows = []
     for scenario_id, m in metrics.items():
-        runs = [e for e in ends if e.get("scenarioId") == scenario_id]
-        details = "".join(
-            f"<details><summary>run {i + 1}: <span class=\"{'ok' if e.get('status') == 'success' else 'bad'}\">"
-            f"{html.escape(str(e.get('status')))}</span> in {e.get('steps')} steps — "
-            f"{html.escape(str(e.get('message', '')))}</summary><ol>"
-            + "".join(f"<li><code>{html.escape(s['action']['type'])}</code> "
-                      f"{html.escape(json.dumps(s['action'].get('params', {}), ensure_ascii=False)[:120])} on "
-                      f"{html.escape(s['observation']['url'])}</li>" for s in _steps_of(steps_by[scenario_id], i))
-            + "</ol></details>" for i, e in enumerate(runs))
+        details = "".join(_run_details(end.get("runNumber") or i + 1, end, steps, media)
+                          for i, (end, steps) in enumerate(runs_by.get(scenario_id, [])))
         status = "ok" if m["passRate"] == 1 else "bad"
         rows.append(f"<tr><td>{html.escape(scenario_id)}{details}</td><td class=\"{status}\">{m['passRate']:.0%}"
                     f"</td><td>{_fmt(m['medianSteps'], 1)}</td><td>{_fmt(m['medianDuration'], 1)} s</td>"
@@ -162,14 +198,24 @@ more often); dashed red: a step back to a page as near the start or nearer; gree
 </body></html>"""
 
 
-def _steps_of(steps: list[dict[str, Any]], run_index: int) -> list[dict[str, Any]]:
-    """The steps of the `run_index`-th run of a scenario (a run's steps start again at 1)."""
-    runs: list[list[dict[str, Any]]] = []
-    for step in steps:
-        if step.get("step") == 1 or not runs:
-            runs.append([])
-        runs[-1].append(step)
-    return runs[run_index] if run_index < len(runs) else []
+def _runs(records: list[dict[str, Any]]) -> dict[str, list[tuple[dict[str, Any], list[dict[str, Any]]]]]:
+    """Each scenario's runs in the order they ended: (scenario_end, its steps). A step belongs to the run of its
+    scenario and runNumber that started first and has not ended (runs going on at once have their own numbers; a
+    log from before runNumber has none, and its runs of one scenario are taken one after the other)."""
+    running: dict[tuple[str, Any], list[list[dict[str, Any]]]] = defaultdict(list)
+    runs: dict[str, list[tuple[dict[str, Any], list[dict[str, Any]]]]] = defaultdict(list)
+    for record in records:
+        kind = record.get("type")
+        key = (str(record.get("scenarioId")), record.get("runNumber"))
+        if kind == "scenario_start":
+            running[key].append([])
+        elif kind == "step":
+            if not running[key]:
+                running[key].append([])
+            running[key][0].append(record)
+        elif kind == "scenario_end":
+            runs[key[0]].append((record, running[key].pop(0) if running[key] else []))
+    return runs
 
 
 def _timeline(records: list[dict[str, Any]]) -> str:
@@ -200,5 +246,10 @@ def write_report(log: Path, out: Path, compare: list[Path]) -> tuple[Path, list[
     records = read_log(log)
     metrics, differences = recomputed(records)
     earlier = [read_log(path) for path in compare]
-    out.write_text(render(records, metrics, earlier), encoding="utf-8")
+
+    def media(path: str) -> str:
+        return quote(Path(os.path.relpath(log.parent / path, out.parent)).as_posix())
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render(records, metrics, earlier, media), encoding="utf-8")
     return out, differences

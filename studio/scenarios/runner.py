@@ -19,6 +19,8 @@ from urllib.parse import urljoin, urlsplit
 from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
+from studio.scenarios.acting import PageActor
+from studio.scenarios.capture import ARTIFACTS, RunCapture
 from studio.scenarios.data_tools import DataToolError, DataTools
 from studio.scenarios.expressions import parse_expression
 from studio.scenarios.metrics import (
@@ -29,14 +31,13 @@ from studio.scenarios.metrics import (
     stagnation,
     time_to_first_action,
 )
-from studio.scenarios.observe import Observation, holds, node_selector, observe
+from studio.race.errors import RaceError
+from studio.scenarios.observe import Observation, holds, observe
 from studio.llm import LanguageModel
 from studio.scenarios.model_planner import CostExceeded, ModelPlanner
-from studio.scenarios.planner import Action, DeterministicPlanner, credentials, redacted
+from studio.scenarios.planner import DeterministicPlanner, credentials, redacted
 from studio.scenarios.records import RunLog
 from studio.scenarios.spec import REFERENCE, McpCall, Scenario, lookup
-
-ACT_TIMEOUT_MS = 5_000
 
 
 @dataclass
@@ -53,7 +54,10 @@ class ScenarioResult:
     cost: float = 0.0
     ttfa: float | None = None
     reused_session: bool = False
-    screenshots: list[str] = field(default_factory=list)
+    screenshots: list[str] = field(default_factory=list)  # relative to the log's folder, in the order taken
+    trace: str | None = None  # the kept Playwright trace, relative to the log's folder
+    dom_snapshot: str | None = None  # the page's HTML on success (dom_snapshot_on_success), relative
+    run_number: int = 1  # the n-th run of this scenario in the batch (its artifacts folder is <id>-<n>)
 
     def metrics(self, shortest: int | None = None) -> dict[str, Any]:
         return {"entropy": click_entropy(self.clicks), "backtracks": backtracks(self.url_history),
@@ -97,35 +101,44 @@ def start_url(scenario: Scenario, base_url: str) -> str:
 
 
 class ScenarioRunner:
-    """Runs scenarios on one Browser against the app at `base_url`, writing to `log` and artifacts under `out`."""
+    """Runs scenarios on one Browser against the app at `base_url`, writing to `log` and artifacts under `out`
+    (`trace`: a Playwright trace of every run, besides the ones the scenarios' capture asks for)."""
 
     def __init__(self, browser: Browser, base_url: str, log: RunLog, out: Path, session_reuse: bool = False,
-                 model: LanguageModel | None = None) -> None:
+                 model: LanguageModel | None = None, trace: bool = False) -> None:
         self.browser, self.base_url, self.log, self.out = browser, base_url, log, out
         self.session_reuse = session_reuse
+        self.trace = trace
+        self.runs: dict[str, int] = {}  # scenario id -> runs started, numbering each run's artifacts folder
         self.model = model  # None: the deterministic planner
         self.saved_states: dict[str, Path] = {}  # session.save names -> storage state files
         self.page_opened: Callable[[Page], None] | None = None  # the studio shows each scenario's page live
         self.stop_requested: Callable[[], bool] = lambda: False  # checked before every step (the tester's Cancel)
 
     async def run(self, scenario: Scenario) -> ScenarioResult:
-        result = ScenarioResult(scenario.id)
+        number = self.runs[scenario.id] = self.runs.get(scenario.id, 0) + 1
+        result = ScenarioResult(scenario.id, run_number=number)
+        capture = RunCapture(scenario, self.out / ARTIFACTS / f"{scenario.id}-{number}", self.log.path.parent,
+                             trace=self.trace)
         started = time.monotonic()
-        self.log.scenario_start(scenario.id)
+        self.log.scenario_start(scenario.id, number)
         variables: dict[str, Any] = {}
         context: BrowserContext | None = None
+        page: Page | None = None
         try:
             async with DataTools(self.base_url) as data:
                 try:
                     load = await self._calls(scenario.preconditions, data, variables, None)
                     context = await self._context(scenario, load or self._reusable(scenario, variables), result)
+                    await capture.start(context)
                     page = await context.new_page()
                     if self.page_opened is not None:
                         self.page_opened(page)
-                    await self._reach_goal(scenario, page, variables, result, started)
-                except (DataToolError, KeyError, PlaywrightError) as error:
+                    await self._reach_goal(scenario, page, variables, result, started, capture)
+                except (DataToolError, KeyError, PlaywrightError, RaceError) as error:
                     result.status, result.message = "error", str(error).splitlines()[0]
                 finally:
+                    result.dom_snapshot = await capture.end(page, result.status)
                     try:
                         await self._calls(scenario.postconditions, data, variables, context)
                     except (DataToolError, KeyError, PlaywrightError) as error:
@@ -137,7 +150,9 @@ class ScenarioRunner:
                         self.saved_states[key] = await self._save_state(context, key)
         finally:
             if context is not None:
+                result.trace = await capture.stop(context, result.status)
                 await context.close()
+            result.screenshots = list(capture.screenshots)
             result.duration = round(time.monotonic() - started, 2)
             self.log.scenario_end(scenario.id, result)
         return result
@@ -194,10 +209,11 @@ class ScenarioRunner:
         return load
 
     async def _reach_goal(self, scenario: Scenario, page: Page, variables: dict[str, Any], result: ScenarioResult,
-                          started: float) -> None:
+                          started: float, capture: RunCapture) -> None:
         limits = scenario.constraints
         await page.goto(start_url(scenario, self.base_url), wait_until="load")
         loaded_at = time.monotonic()
+        actor = PageActor(page)
         planner: DeterministicPlanner | ModelPlanner = (
             ModelPlanner(scenario, variables, self.model) if self.model is not None
             else DeterministicPlanner(scenario, variables))
@@ -246,7 +262,7 @@ class ScenarioRunner:
                 result.message = "nothing on the page matches the goal any more (the planner has no next action)"
                 return
             before = (page.url, len(observation.nodes), tuple(n.name for n in observation.nodes[:20]))
-            await self._act(page, observation, action)
+            blocked = await actor.act(action)  # what stood in the way, when the action could not be done
             planner.remember(observation, action)
             result.steps += 1
             if action.type == "ui.act.click":
@@ -259,32 +275,10 @@ class ScenarioRunner:
                                     if action.type == "ui.act.click" else None, changed))
             result.url_history.append(urlsplit(page.url).path)
             self.log.step(result.steps, redacted(action, observation), observation, action.reasoning,
-                          result.hints_used, scenario.id)
+                          result.hints_used, scenario.id, run_number=result.run_number, blocked=blocked,
+                          screenshot=await capture.step(page, result.steps))
 
     async def _met(self, page: Page, observation: Observation, scenario: Scenario) -> bool:
         success = scenario.goal.success
         checks = [await holds(page, observation, c) for c in success.conditions]
         return all(checks) if success.mode == "all" else any(checks)
-
-    async def _act(self, page: Page, observation: Observation, action: Action) -> None:
-        target = page.locator(node_selector(str(action.params.get("nodeId"))))
-        try:
-            if action.type == "ui.act.click":
-                await target.click(timeout=ACT_TIMEOUT_MS)
-            elif action.type == "ui.act.type":
-                await target.fill(str(action.params.get("text", "")), timeout=ACT_TIMEOUT_MS)
-                if action.params.get("submit"):
-                    await target.press("Enter", timeout=ACT_TIMEOUT_MS)
-            elif action.type == "ui.act.select":
-                await target.select_option(label=str(action.params.get("option", "")), timeout=ACT_TIMEOUT_MS)
-            elif action.type == "ui.act.check":
-                await target.set_checked(bool(action.params.get("checked", True)), timeout=ACT_TIMEOUT_MS)
-            elif action.type == "ui.navigate":
-                await page.goto(urljoin(page.url, str(action.params.get("url"))), wait_until="load")
-        except PlaywrightError:
-            return  # a step that did nothing: stagnation shows it, and the planner tries something else
-        try:
-            await page.wait_for_load_state("load", timeout=ACT_TIMEOUT_MS)
-        except PlaywrightError:
-            pass
-

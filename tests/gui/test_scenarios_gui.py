@@ -16,6 +16,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
 from studio.store.scenario_runs import ScenarioRunStore
+from studio.ui.scenario_results import SHOT_ROLE
 from studio.ui.workspaces import live_page_share
 from tests.gui.support import NextSignal, close_studio, open_studio, shoot, until
 
@@ -121,6 +122,11 @@ def test_scenarios_are_edited_run_in_the_live_view_and_their_results_charted(qlo
             await until(lambda: results.steps.topLevelItemCount() >= 1, what="the steps of the selected scenario")
             steps = store.records(run.id, "step")
             assert results.steps.topLevelItemCount() >= len([s for s in steps if s["scenarioId"] == "open-an-offer"])
+            first = results.steps.topLevelItem(0)
+            assert first.data(0, SHOT_ROLE)  # every step's screenshot is in the project file
+            results.steps.setCurrentItem(first)
+            assert results.shot_png is not None and results.shot_png.startswith(b"\x89PNG")
+            assert not results.shot.pixmap().isNull()
 
             # the path tree and the trends of the selected scenario
             assert paths.scenario_id == "open-an-offer"

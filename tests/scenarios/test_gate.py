@@ -50,13 +50,19 @@ def test_a_results_file_it_cannot_use_is_a_sentence(tmp_path, capsys):
 def test_clean_removes_only_what_a_run_wrote(tmp_path, capsys):
     out = tmp_path / "out"
     (out / "sessions").mkdir(parents=True)
-    for name in ("results.jsonl", "index.html", "sessions/authenticated.json", "notes.txt"):
+    (out / "artifacts" / "smoke-1").mkdir(parents=True)
+    (out / "artifacts" / "smoke-2").mkdir(parents=True)
+    for name in ("results.jsonl", "index.html", "sessions/authenticated.json", "notes.txt",
+                 "artifacts/smoke-1/step-001.png", "artifacts/smoke-1/success.png", "artifacts/smoke-1/trace.zip",
+                 "artifacts/smoke-2/success.html", "artifacts/smoke-2/mine.txt"):
         (out / name).write_text("x", encoding="utf-8")
     assert main(["clean", "--out", str(out), "--dry-run"]) == 0
-    assert capsys.readouterr().out.count("would remove") == 3 and (out / "results.jsonl").exists()
+    assert capsys.readouterr().out.count("would remove") == 7 and (out / "results.jsonl").exists()
     assert main(["clean", "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
-    assert "Removed 3 file(s)" in capsys.readouterr().out
+    assert sorted(p.name for p in out.iterdir()) == ["artifacts", "notes.txt"]
+    assert [p.relative_to(out).as_posix() for p in (out / "artifacts").rglob("*")] == ["artifacts/smoke-2",
+                                                                                       "artifacts/smoke-2/mine.txt"]
+    assert "Removed 7 file(s)" in capsys.readouterr().out
 
 
 def test_the_ci_workflow_runs_validate_run_and_gate():
