@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
 
 from studio.scenarios.data_tools import DataToolError, DataTools
+from studio.scenarios.driver import DataCalls, DataSource, Drivers, LocalDrivers, PageDriver
 from studio.scenarios.expressions import parse_expression
 from studio.scenarios.metrics import (
     StepTrace,
@@ -28,7 +29,7 @@ from studio.scenarios.metrics import (
     stagnation,
     time_to_first_action,
 )
-from studio.scenarios.observe import Observation, holds, node_selector, observe
+from studio.scenarios.observe import Observation, node_selector
 from studio.llm import LanguageModel
 from studio.scenarios.model_planner import CostExceeded, ModelPlanner
 from studio.scenarios.planner import Action, DeterministicPlanner, credentials, redacted
@@ -96,11 +97,18 @@ def start_url(scenario: Scenario, base_url: str) -> str:
 
 
 class ScenarioRunner:
-    """Runs scenarios on one Browser against the app at `base_url`, writing to `log` and artifacts under `out`."""
+    """Runs scenarios on one Browser against the app at `base_url`, writing to `log` and artifacts under `out`
+    (`drivers`: pages from elsewhere than `browser`; `data`: the data calls' client, default DataTools on the app)."""
 
-    def __init__(self, browser: Browser, base_url: str, log: RunLog, out: Path, session_reuse: bool = False,
-                 model: LanguageModel | None = None) -> None:
+    def __init__(self, browser: Browser | None, base_url: str, log: RunLog, out: Path, session_reuse: bool = False,
+                 model: LanguageModel | None = None, drivers: Drivers | None = None,
+                 data: DataSource | None = None) -> None:
         self.browser, self.base_url, self.log, self.out = browser, base_url, log, out
+        if drivers is None:
+            assert browser is not None, "a ScenarioRunner needs a browser or drivers"
+            drivers = LocalDrivers(browser, self._act)
+        self.drivers = drivers
+        self.data: DataSource = data or (lambda: DataTools(self.base_url))
         self.session_reuse = session_reuse
         self.model = model  # None: the deterministic planner
         self.saved_states: dict[str, Path] = {}  # session.save names -> storage state files
@@ -110,14 +118,13 @@ class ScenarioRunner:
         started = time.monotonic()
         self.log.scenario_start(scenario.id)
         variables: dict[str, Any] = {}
-        context: BrowserContext | None = None
+        context: PageDriver | None = None
         try:
-            async with DataTools(self.base_url) as data:
+            async with self.data() as data:
                 try:
                     load = await self._calls(scenario.preconditions, data, variables, None)
                     context = await self._context(scenario, load or self._reusable(scenario, variables), result)
-                    page = await context.new_page()
-                    await self._reach_goal(scenario, page, variables, result, started)
+                    await self._reach_goal(scenario, context, variables, result, started)
                 except (DataToolError, KeyError, PlaywrightError) as error:
                     result.status, result.message = "error", str(error).splitlines()[0]
                 finally:
@@ -137,12 +144,11 @@ class ScenarioRunner:
             self.log.scenario_end(scenario.id, result)
         return result
 
-    async def _context(self, scenario: Scenario, load: str | None, result: ScenarioResult) -> BrowserContext:
+    async def _context(self, scenario: Scenario, load: str | None, result: ScenarioResult) -> PageDriver:
         viewport = {"width": scenario.context.viewport.width, "height": scenario.context.viewport.height}
         state = self.saved_states.get(load or "")
         result.reused_session = state is not None
-        return await self.browser.new_context(viewport=viewport,  # type: ignore[arg-type]
-                                              storage_state=str(state) if state else None)
+        return await self.drivers.open(viewport, state)
 
     def _reusable(self, scenario: Scenario, variables: dict[str, Any]) -> str | None:
         """The signed-in state saved for this scenario's test user, when session reuse is on (the seed's fast path;
@@ -152,15 +158,13 @@ class ScenarioRunner:
         key = _signed_in_as(variables)
         return key if key in self.saved_states else None
 
-    async def _save_state(self, context: BrowserContext, name: str) -> Path:
+    async def _save_state(self, context: PageDriver, name: str) -> Path:
         folder = self.out / "sessions"
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{name}.json"
-        await context.storage_state(path=str(path))
-        return path
+        return await context.save_state(folder / f"{name}.json")
 
-    async def _calls(self, calls: list[McpCall], data: DataTools, variables: dict[str, Any],
-                     context: BrowserContext | None) -> str | None:
+    async def _calls(self, calls: list[McpCall], data: DataCalls, variables: dict[str, Any],
+                     context: PageDriver | None) -> str | None:
         """Run pre- or postconditions; returns a session.load name to start the browser with."""
         load = None
         for call in calls:
@@ -188,10 +192,10 @@ class ScenarioRunner:
                 variables[call.store_as] = value
         return load
 
-    async def _reach_goal(self, scenario: Scenario, page: Page, variables: dict[str, Any], result: ScenarioResult,
+    async def _reach_goal(self, scenario: Scenario, page: PageDriver, variables: dict[str, Any], result: ScenarioResult,
                           started: float) -> None:
         limits = scenario.constraints
-        await page.goto(start_url(scenario, self.base_url), wait_until="load")
+        await page.goto(start_url(scenario, self.base_url))
         loaded_at = time.monotonic()
         planner: DeterministicPlanner | ModelPlanner = (
             ModelPlanner(scenario, variables, self.model) if self.model is not None
@@ -200,11 +204,11 @@ class ScenarioRunner:
         traces: list[StepTrace] = []
         result.url_history.append(urlsplit(page.url).path)
         while True:
-            observation = await observe(page)
+            observation = await page.observe()
             if await self._met(page, observation, scenario):
                 result.status, result.message = "success", "the goal's success conditions hold"
                 return
-            failed = [c for c in scenario.goal.failure.conditions if await holds(page, observation, c)]
+            failed = [c for c in scenario.goal.failure.conditions if await page.holds(observation, c)]
             if failed:
                 result.status, result.message = "failure", f"a failure condition holds: {failed[0].describe()}"
                 return
@@ -238,14 +242,14 @@ class ScenarioRunner:
                 result.message = "nothing on the page matches the goal any more (the planner has no next action)"
                 return
             before = (page.url, len(observation.nodes), tuple(n.name for n in observation.nodes[:20]))
-            await self._act(page, observation, action)
+            await page.act(observation, action)
             planner.remember(observation, action)
             result.steps += 1
             if action.type == "ui.act.click":
                 result.clicks.append(str(action.params["nodeId"]))
                 if result.ttfa is None:
                     result.ttfa = time_to_first_action(loaded_at, time.monotonic())
-            after = await observe(page)
+            after = await page.observe()
             changed = before != (page.url, len(after.nodes), tuple(n.name for n in after.nodes[:20]))
             traces.append(StepTrace(urlsplit(page.url).path, str(action.params.get("nodeId"))
                                     if action.type == "ui.act.click" else None, changed))
@@ -253,9 +257,9 @@ class ScenarioRunner:
             self.log.step(result.steps, redacted(action, observation), observation, action.reasoning,
                           result.hints_used, scenario.id)
 
-    async def _met(self, page: Page, observation: Observation, scenario: Scenario) -> bool:
+    async def _met(self, page: PageDriver, observation: Observation, scenario: Scenario) -> bool:
         success = scenario.goal.success
-        checks = [await holds(page, observation, c) for c in success.conditions]
+        checks = [await page.holds(observation, c) for c in success.conditions]
         return all(checks) if success.mode == "all" else any(checks)
 
     async def _act(self, page: Page, observation: Observation, action: Action) -> None:
