@@ -4,6 +4,7 @@ data server (`studio mcp --data-tools`) needs only the app's URL."""
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -12,6 +13,8 @@ from pydantic import Field
 
 from studio.mcp.tool_replies import ACT, failure, reply
 from studio.scenarios.data_tools import DataToolError, DataTools
+
+log = logging.getLogger(__name__)
 
 
 class DataServerTools:
@@ -39,7 +42,10 @@ class DataServerTools:
                 await self.data.__aenter__()
                 self._open = True
             try:
-                return reply(await self.data.call(endpoint, params or {}))
+                answer = await self.data.call(endpoint, params or {})
             except DataToolError as error:
+                log.info("%s failed: %s", endpoint, error)
                 return failure("data", str(error))
+            log.info("%s answered", endpoint)  # `studio -v mcp --data-tools` lists the calls
+            return reply(answer)
         return call

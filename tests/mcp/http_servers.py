@@ -1,4 +1,5 @@
-"""`studio mcp --web-tools | --data-tools … --http 127.0.0.1:PORT` as a subprocess, ready once GET /health answers."""
+"""`studio [-v] mcp --web-tools | --data-tools … --http 127.0.0.1:PORT` as a subprocess, ready once GET /health
+answers."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ def free_port() -> int:
 
 
 class HttpToolServer:
-    """`with HttpToolServer("--data-tools", "--app-url", url, log=path) as server:` — server.url is its base URL,
-    server.health its /health answer."""
+    """`with HttpToolServer("mcp", "--data-tools", "--app-url", url, log=path) as server:` — server.url is its base
+    URL, server.health its /health answer, server.log its stderr."""
 
     def __init__(self, *args: str, log: Path, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
@@ -33,7 +34,7 @@ class HttpToolServer:
         self.health: dict = {}
 
     def __enter__(self) -> Self:
-        self.process = subprocess.Popen([sys.executable, "-m", "studio", "mcp", *self.args, "--http",
+        self.process = subprocess.Popen([sys.executable, "-m", "studio", *self.args, "--http",
                                          f"127.0.0.1:{self.port}"], cwd=ROOT, env=self.env,
                                         stdout=subprocess.DEVNULL, stderr=self.log.open("w"))
         deadline = time.monotonic() + 30

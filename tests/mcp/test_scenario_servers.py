@@ -27,7 +27,7 @@ async def answer(client: Client, tool: str, **arguments: object) -> dict:
 @pytest.mark.timeout(60)
 async def test_the_data_server_needs_no_browser(demo, tmp_path, monkeypatch):
     monkeypatch.setenv("STUDIO_BROWSER", str(tmp_path / "no-browser-here"))  # a launch would fail
-    with HttpToolServer("--data-tools", "--app-url", demo.base_url, log=tmp_path / "data.log") as server:
+    with HttpToolServer("mcp", "--data-tools", "--app-url", demo.base_url, log=tmp_path / "data.log") as server:
         assert server.health["ok"] is True and server.health["tools"] == ["data"]
         async with Client(streamable_http_client(f"{server.url}/mcp")) as client:
             assert {tool.name for tool in (await client.list_tools()).tools} == DATA
@@ -42,7 +42,7 @@ async def test_the_data_server_needs_no_browser(demo, tmp_path, monkeypatch):
 @pytest.mark.browser
 @pytest.mark.timeout(120)
 async def test_the_web_server_serves_the_ui_tools_and_starts_fresh_contexts(demo, tmp_path, browser_info):
-    with HttpToolServer("--web-tools", "--app-url", demo.base_url, log=tmp_path / "web.log") as server:
+    with HttpToolServer("mcp", "--web-tools", "--app-url", demo.base_url, log=tmp_path / "web.log") as server:
         assert server.health["tools"] == ["web"]
         async with Client(streamable_http_client(f"{server.url}/mcp")) as client:
             assert {tool.name for tool in (await client.list_tools()).tools} == WEB
