@@ -16,14 +16,15 @@ from studio.models.race import ActionName
 def _mcp(args: argparse.Namespace) -> int:
     from studio.mcp.server import serve
 
-    if args.scenario_tools or args.http:
+    if args.scenario_tools or args.web_tools or args.data_tools or args.http:
+        flag = "--web-tools" if args.web_tools else "--data-tools" if args.data_tools else "--scenario-tools"
         if not args.app_url:
-            print("error: --scenario-tools needs --app-url URL (the app the goal scenarios run on).", file=sys.stderr)
+            print(f"error: {flag} needs --app-url URL (the app the goal scenarios run on).", file=sys.stderr)
             return 2
         from studio.mcp.scenario_server import serve_scenarios
 
         return serve_scenarios(args.app_url, args.data_url, args.http, headed=args.headed,
-                               endpoint=browser_endpoint(args))
+                               endpoint=browser_endpoint(args), web=not args.data_tools, data=not args.web_tools)
     status = serve(headed=args.headed, project=args.project, endpoint=browser_endpoint(args),
                    allow_file_urls=args.allow_file_urls)
     # The browser and the project file are closed by now. Skip the interpreter's teardown of the SDK's and
@@ -53,12 +54,18 @@ def register(commands: argparse._SubParsersAction) -> None:
                      help="record the actions done through the tools into this .studio project "
                           "(one session per browserContext; export it with `studio export`)")
     scenario = mcp.add_argument_group("goal scenarios (seed 004)")
-    scenario.add_argument("--scenario-tools", action="store_true",
-                          help="serve the goal scenarios' tools instead: ui.navigate, ui.observe, ui.query, "
-                               "ui.inspect_tree, ui.act.click/type/check, ui.wait, ui.capture.screenshot, "
-                               "session.save/load and the data.* / auth.* tools")
+    halves = scenario.add_mutually_exclusive_group()
+    halves.add_argument("--web-tools", action="store_true",
+                        help="serve seed 004's MCP-Web tools instead: ui.navigate, ui.observe, ui.query, "
+                             "ui.inspect_tree, ui.act.click/type/check, ui.wait, ui.capture.screenshot, "
+                             "session.save/load (one browser context per client connection)")
+    halves.add_argument("--data-tools", action="store_true",
+                        help="serve seed 004's MCP-Data tools instead: data.user.create/login/get, data.reset, "
+                             "data.flags.set, data.clock.freeze, auth.impersonate (no browser)")
+    halves.add_argument("--scenario-tools", action="store_true", help="serve both on one server")
     scenario.add_argument("--app-url", metavar="URL", help="the app the scenario tools work on")
-    scenario.add_argument("--data-url", metavar="URL", help="its data server (default: the app's URL)")
+    scenario.add_argument("--data-url", metavar="URL",
+                          help="its data server, for the data tools (default: the app's URL)")
     scenario.add_argument("--http", metavar="HOST:PORT",
                           help="serve over streamable HTTP at /mcp (with GET /health) instead of stdio")
     mcp.set_defaults(handler=_mcp)

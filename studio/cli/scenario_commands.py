@@ -145,7 +145,8 @@ def _run(args: argparse.Namespace) -> int:
         base_url = args.base_url
     options = BatchOptions(base_url=base_url, out=Path(args.out), parallel=args.parallel, fail_fast=args.fail_fast,
                            session_reuse=args.session_reuse, headless=not args.headed,
-                           browser_endpoint=args.browser_endpoint, repeat=args.repeat, trace=args.trace)
+                           browser_endpoint=args.browser_endpoint, repeat=args.repeat, trace=args.trace,
+                           mcp_data=args.mcp_data, mcp_web=args.mcp_web)
 
     async def batch_run() -> BatchResult:
         options.model = _model(args)
@@ -160,6 +161,9 @@ def _run(args: argparse.Namespace) -> int:
     except BrowserError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except BatchError as error:  # an MCP server given with --mcp-data / --mcp-web does not answer
+        print(f"error: {error}", file=sys.stderr)
+        return BAD_INPUT
     except KeyboardInterrupt:
         print("Stopped; the scenarios that finished are in the results.", file=sys.stderr)
         return 130
@@ -223,6 +227,14 @@ def register_run(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--out", default="out", metavar="DIR",
                      help="where results.jsonl, the report, sessions and artifacts (screenshots, traces) go "
                           "(default out)")
+    run.add_argument("--mcp-data", metavar="URL",
+                     help="make the pre- and postconditions' data.* / auth.* calls on this MCP-Data server "
+                          "(`studio mcp --data-tools --http HOST:PORT`, e.g. http://127.0.0.1:7002) instead of the "
+                          "app's data endpoints")
+    run.add_argument("--mcp-web", metavar="URL",
+                     help="drive the browser of this MCP-Web server (`studio mcp --web-tools --http HOST:PORT`, "
+                          "e.g. http://127.0.0.1:7001) through its ui.* and session.* tools instead of a browser "
+                          "here; its scenarios run one at a time")
     model = run.add_mutually_exclusive_group()
     model.add_argument("--model", metavar="NAME", help="the model to plan with, at the endpoint Settings › Model "
                                                       "configures (default: the configured model; none: the "

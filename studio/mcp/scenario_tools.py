@@ -1,59 +1,44 @@
-"""Seed 004's MCP-Web and MCP-Data endpoints as MCP tools, by the seed's names and parameters: ui.navigate,
-ui.observe, ui.query, ui.inspect_tree, ui.act.click / type / check, ui.wait, ui.capture.screenshot, session.save /
-session.load, and data.user.create / login / get, data.reset, data.flags.set, data.clock.freeze, auth.impersonate
-(over the app's data server). One browser; a fresh browser context per scenario (the first ui.navigate, or
-session.load with a saved state, opens one). Nodes are the UINodes of ui.observe; an action names a nodeId."""
+"""Seed 004's MCP-Web endpoints as MCP tools, by the seed's names and parameters: ui.navigate, ui.observe, ui.query,
+ui.inspect_tree, ui.act.click / type / check, ui.wait, ui.capture.screenshot, session.save / session.load (the
+MCP-Data half is studio.mcp.data_server_tools). One browser and one browser context at a time: the first ui.navigate
+opens it, ui.navigate with fresh=true (a scenario's start) or session.load with a saved state replaces it with a new
+one. Nodes are the UINodes of ui.observe; an action names a nodeId."""
 
 from __future__ import annotations
 
 import base64
-import json
 import tempfile
-from collections.abc import Awaitable, Callable
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, ToolAnnotations
 from playwright.async_api import Browser, BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 from pydantic import Field, ValidationError
 
 from studio.browser.launcher import BrowserLauncher
-from studio.scenarios.data_tools import DataToolError, DataTools
+from studio.mcp.tool_replies import ACT, READ, failure, reply
 from studio.scenarios.observe import Observation, holds, node_selector, observe
 from studio.scenarios.spec import Condition
 
-READ = ToolAnnotations(read_only_hint=True, open_world_hint=True)
-ACT = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
 NodeId = Annotated[str, Field(description="A node id from ui.observe (its test id when it has one, else n1, n2, …)")]
 
 
-def reply(value: dict[str, Any], error: bool = False) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=json.dumps(value, ensure_ascii=False))],
-                          structured_content=value, is_error=error)
+class WebTools:
+    """The tools of `studio mcp --web-tools`: the app at `app_url`, in one browser."""
 
-
-def failure(kind: str, message: str) -> CallToolResult:
-    return reply({"error": {"type": kind, "message": message}}, error=True)
-
-
-class ScenarioTools:
-    """The tools of `studio mcp --scenario-tools`: the app at `app_url` (its data server at `data_url`)."""
-
-    def __init__(self, launcher: BrowserLauncher, app_url: str, data_url: str | None = None,
-                 states: Path | None = None) -> None:
+    def __init__(self, launcher: BrowserLauncher, app_url: str, states: Path | None = None) -> None:
         self.launcher, self.app_url = launcher, app_url.rstrip("/") + "/"
-        self.data = DataTools(data_url or self.app_url)
         # Saved states and screenshots go to a private folder (never the current one, which may be a repository).
         self.states = states or Path(tempfile.mkdtemp(prefix="studio-scenario-states-"))
         self.browser: Browser | None = None
         self.context: BrowserContext | None = None
         self.page: Page | None = None
         self.last: Observation | None = None
-        self._data_open = False
 
     def register(self, server: MCPServer) -> None:
         web: list[tuple[str, Callable[..., Awaitable[CallToolResult]], ToolAnnotations]] = [("ui.navigate", self.navigate, ACT), ("ui.observe", self.observe, READ), ("ui.query", self.query, READ),
@@ -61,17 +46,11 @@ class ScenarioTools:
                ("ui.act.type", self.type, ACT), ("ui.act.check", self.check, ACT), ("ui.wait", self.wait, READ),
                ("ui.capture.screenshot", self.screenshot, READ), ("session.save", self.session_save, READ),
                ("session.load", self.session_load, ACT)]
-        for name, fn, annotations in web:
-            server.add_tool(fn, name=name, description=" ".join((fn.__doc__ or "").split()), annotations=annotations,
+        for name, fn, hints in web:
+            server.add_tool(fn, name=name, description=" ".join((fn.__doc__ or "").split()), annotations=hints,
                             structured_output=False)
-        for endpoint in self.data.endpoints:
-            server.add_tool(self._data_tool(endpoint), name=endpoint, annotations=ACT, structured_output=False,
-                            description=f"MCP-Data {endpoint} on the app's data server (seed 004's parameters, as "
-                                        "an object in `params`); returns the data server's JSON.")
 
     async def close(self) -> None:
-        if self._data_open:
-            await self.data.__aexit__()
         if self.context is not None:
             await self.context.close()
         await self.launcher.close()
@@ -92,9 +71,11 @@ class ScenarioTools:
 
     async def navigate(self, url: Annotated[str, Field(description="A URL or a path of the app")],
                        waitUntil: Annotated[str, Field(description="load | domcontentloaded | networkidle")] = "load",
+                       fresh: Annotated[bool, Field(description="First replace the browser context with a new, "
+                                                                "empty one (a scenario's start)")] = False,
                        ) -> CallToolResult:
         """Navigate to URL (a path is resolved against the app). Returns {ok, currentUrl}."""
-        page = await self._page()
+        page = await self._page(fresh=fresh)
         target = url if "://" in url else self.app_url + url.lstrip("/")
         try:
             await page.goto(target, wait_until=waitUntil)  # type: ignore[arg-type]
@@ -230,15 +211,3 @@ class ScenarioTools:
             return failure("state", f"No saved state {stateId!r}: session.save it first.")
         await self._page(state=path, fresh=True)
         return reply({"ok": True})
-
-    def _data_tool(self, endpoint: str) -> Any:
-        async def call(params: Annotated[dict[str, Any], Field(description="The endpoint's parameters")] | None = None
-                       ) -> CallToolResult:
-            if not self._data_open:
-                await self.data.__aenter__()
-                self._data_open = True
-            try:
-                return reply(await self.data.call(endpoint, params or {}))
-            except DataToolError as error:
-                return failure("data", str(error))
-        return call

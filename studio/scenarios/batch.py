@@ -18,6 +18,8 @@ from playwright.async_api import Browser, Page
 
 from studio.browser.launcher import BrowserLauncher
 from studio.llm import LanguageModel
+from studio.scenarios.data_tools import DataToolError
+from studio.scenarios.driver import DataSource, Drivers
 from studio.scenarios.metrics import median
 from studio.scenarios.records import RunLog
 from studio.scenarios.runner import ScenarioResult, ScenarioRunner
@@ -44,6 +46,8 @@ class BatchOptions:
     browser_endpoint: str | None = None
     repeat: int = 1
     model: LanguageModel | None = None  # None: the deterministic planner
+    mcp_data: str | None = None  # an MCP-Data server for the data calls (None: the app's data endpoints directly)
+    mcp_web: str | None = None  # an MCP-Web server whose browser runs the scenarios (None: a browser here)
     trace: bool = False  # a Playwright trace of every scenario run (OUT/artifacts/<id>-<n>/trace.zip)
 
 
@@ -108,7 +112,13 @@ def clock() -> str:
 
 async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Callable[[str], None],
                     hooks: BatchHooks | None = None) -> BatchResult:
+    """Raises BatchError, before anything runs, when --mcp-data or --mcp-web names a server that does not answer."""
     hooks = hooks or BatchHooks()
+    remote = await mcp_servers(options)
+    if options.mcp_web and options.parallel > 1:
+        say(f"note: the MCP-Web server has one browser context, so its scenarios run one at a time "
+            f"(not {options.parallel}).")
+        options.parallel = 1
     run_id = hooks.run_id or f"run_{uuid.uuid4().hex[:8]}"
     options.out.mkdir(parents=True, exist_ok=True)
     log = RunLog(options.out / "results.jsonl", run_id, sink=hooks.record)
@@ -122,9 +132,9 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     gate = asyncio.Semaphore(max(1, options.parallel))
     stop = asyncio.Event()
     try:
-        browser = hooks.browser or await launcher.start()
+        browser = hooks.browser or (await launcher.start() if remote.drivers is None else None)
         runner = ScenarioRunner(browser, options.base_url, log, options.out, session_reuse=options.session_reuse,
-                                model=options.model, trace=options.trace)
+                                model=options.model, drivers=remote.drivers, data=remote.data, trace=options.trace)
         runner.page_opened, runner.stop_requested = hooks.page_opened, hooks.should_stop
 
         async def one(scenario: Scenario) -> None:
@@ -153,6 +163,34 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
         log.run_end(batch.pass_rate, batch.duration)
         log.close()
     return batch
+
+
+@dataclass
+class RemoteServers:
+    drivers: Drivers | None = None
+    data: DataSource | None = None
+
+
+async def mcp_servers(options: BatchOptions) -> RemoteServers:
+    """The runner's pages and data calls on the MCP servers the options name, each checked to answer."""
+    remote = RemoteServers()
+    try:
+        if options.mcp_data:
+            from studio.scenarios.mcp_client import McpDataTools
+
+            url = options.mcp_data
+            async with McpDataTools(url):
+                pass
+            remote.data = lambda: McpDataTools(url)
+        if options.mcp_web:
+            from studio.scenarios.mcp_driver import McpDrivers
+
+            drivers = McpDrivers(options.mcp_web)
+            await drivers.check()
+            remote.drivers = drivers
+    except DataToolError as error:
+        raise BatchError(str(error)) from None
+    return remote
 
 
 def summary(batch: BatchResult) -> list[str]:

@@ -14,10 +14,22 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
+from studio.scenarios.data_tools import DataToolError
+
 from studio.scenarios.spec import Scenario
+
+if TYPE_CHECKING:
+    from studio.scenarios.driver import PageDriver
+
+
+def _local(driver: PageDriver | None) -> tuple[BrowserContext | None, Page | None]:
+    """The Playwright context and page behind a local driver (a remote one has neither: no trace, no HTML)."""
+    return getattr(driver, "context", None), getattr(driver, "page", None)
 
 ARTIFACTS = "artifacts"
 
@@ -44,28 +56,30 @@ class RunCapture:
         self.folder.mkdir(parents=True, exist_ok=True)
         return self.folder / name
 
-    async def start(self, context: BrowserContext) -> None:
+    async def start(self, driver: PageDriver) -> None:
         """Start the context's trace (screenshots and DOM snapshots of every action) when one is wanted."""
-        if not self.tracing:
+        context, _page = _local(driver)
+        if not self.tracing or context is None:
             return
         await context.tracing.start(screenshots=True, snapshots=True)
         self._tracing_started = True
 
-    async def step(self, page: Page, number: int) -> str | None:
+    async def step(self, page: PageDriver, number: int) -> str | None:
         """The screenshot after step `number` (screenshot_on_step), as a relative path; None when none was taken."""
         if not self.on_step:
             return None
         return await self._screenshot(page, f"step-{number:03d}.png")
 
-    async def end(self, page: Page | None, status: str) -> str | None:
+    async def end(self, driver: PageDriver | None, status: str) -> str | None:
         """The end state: a screenshot on success or failure (an error counts as a failure) as asked, and the
         page's HTML on success (dom_snapshot_on_success); the HTML's relative path, None when not taken."""
-        if page is None or page.is_closed():
+        _context, page = _local(driver)
+        if driver is None or (page is not None and page.is_closed()):
             return None
         succeeded = status == "success"
         if (self.on_success if succeeded else self.on_failure):
-            await self._screenshot(page, f"{status}.png")
-        if not (succeeded and self.dom_on_success):
+            await self._screenshot(driver, f"{status}.png")
+        if not (succeeded and self.dom_on_success) or page is None:
             return None
         try:
             html = await page.content()
@@ -75,10 +89,11 @@ class RunCapture:
         path.write_text(html, encoding="utf-8")
         return self.relative(path)
 
-    async def stop(self, context: BrowserContext, status: str) -> str | None:
+    async def stop(self, driver: PageDriver, status: str) -> str | None:
         """Stop the trace; its relative path when it is kept (always with --trace or trace_always, on a run that
         did not succeed with trace_on_failure), else None."""
-        if not self._tracing_started:
+        context, _page = _local(driver)
+        if not self._tracing_started or context is None:
             return None
         self._tracing_started = False
         keep = self.trace_always or status != "success"
@@ -92,11 +107,11 @@ class RunCapture:
             return None
         return self.relative(path)
 
-    async def _screenshot(self, page: Page, name: str) -> str | None:
+    async def _screenshot(self, driver: PageDriver, name: str) -> str | None:
         path = self._path(name)
         try:
-            await page.screenshot(path=str(path))
-        except PlaywrightError:
+            await driver.screenshot(path)
+        except (PlaywrightError, DataToolError, KeyError):
             return None
         relative = self.relative(path)
         self.screenshots.append(relative)

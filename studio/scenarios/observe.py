@@ -145,13 +145,21 @@ def node_selector(node_id: str) -> str:
 
 async def holds(page: Page, observation: Observation, condition: Condition) -> bool:
     """Whether `condition` holds on the page now (headings compared without case, as a tester reads them)."""
+    seen = holds_in(observation, condition)
+    if seen is not None:
+        return seen
+    assert condition.element_visible is not None
+    return await _visible(page, condition.element_visible)
+
+
+def holds_in(observation: Observation, condition: Condition) -> bool | None:
+    """Whether a URL or heading condition holds on the observed page; None for one the page must be asked about."""
     if condition.url_contains is not None:
         return condition.url_contains in url_part(observation.url, condition.url_contains)
     if condition.heading_text is not None:
         wanted = condition.heading_text.casefold().strip()
         return any(heading.casefold().strip() == wanted for heading in observation.headings)
-    assert condition.element_visible is not None
-    return await _visible(page, condition.element_visible)
+    return None
 
 
 async def _visible(page: Page, ref: ElementRef) -> bool:

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
 
-from studio.scenarios.acting import PageActor
+from studio.race.errors import RaceError
 from studio.scenarios.capture import ARTIFACTS, RunCapture
 from studio.scenarios.data_tools import DataToolError, DataTools
+from studio.scenarios.driver import DataCalls, DataSource, Drivers, LocalDrivers, PageDriver
 from studio.scenarios.expressions import parse_expression
 from studio.scenarios.metrics import (
     StepTrace,
@@ -31,8 +32,7 @@ from studio.scenarios.metrics import (
     stagnation,
     time_to_first_action,
 )
-from studio.race.errors import RaceError
-from studio.scenarios.observe import Observation, holds, observe
+from studio.scenarios.observe import Observation
 from studio.llm import LanguageModel
 from studio.scenarios.model_planner import CostExceeded, ModelPlanner
 from studio.scenarios.planner import DeterministicPlanner, credentials, redacted
@@ -102,11 +102,18 @@ def start_url(scenario: Scenario, base_url: str) -> str:
 
 class ScenarioRunner:
     """Runs scenarios on one Browser against the app at `base_url`, writing to `log` and artifacts under `out`
-    (`trace`: a Playwright trace of every run, besides the ones the scenarios' capture asks for)."""
+    (`drivers`: pages from elsewhere than `browser`; `data`: the data calls' client, default DataTools on the app;
+    `trace`: a Playwright trace of every run, besides the ones the scenarios' capture asks for)."""
 
-    def __init__(self, browser: Browser, base_url: str, log: RunLog, out: Path, session_reuse: bool = False,
-                 model: LanguageModel | None = None, trace: bool = False) -> None:
+    def __init__(self, browser: Browser | None, base_url: str, log: RunLog, out: Path, session_reuse: bool = False,
+                 model: LanguageModel | None = None, drivers: Drivers | None = None,
+                 data: DataSource | None = None, trace: bool = False) -> None:
         self.browser, self.base_url, self.log, self.out = browser, base_url, log, out
+        if drivers is None:
+            assert browser is not None, "a ScenarioRunner needs a browser or drivers"
+            drivers = LocalDrivers(browser)
+        self.drivers = drivers
+        self.data: DataSource = data or (lambda: DataTools(self.base_url))
         self.session_reuse = session_reuse
         self.trace = trace
         self.runs: dict[str, int] = {}  # scenario id -> runs started, numbering each run's artifacts folder
@@ -123,22 +130,21 @@ class ScenarioRunner:
         started = time.monotonic()
         self.log.scenario_start(scenario.id, number)
         variables: dict[str, Any] = {}
-        context: BrowserContext | None = None
-        page: Page | None = None
+        context: PageDriver | None = None
         try:
-            async with DataTools(self.base_url) as data:
+            async with self.data() as data:
                 try:
                     load = await self._calls(scenario.preconditions, data, variables, None)
                     context = await self._context(scenario, load or self._reusable(scenario, variables), result)
                     await capture.start(context)
-                    page = await context.new_page()
-                    if self.page_opened is not None:
+                    page = getattr(context, "page", None)
+                    if self.page_opened is not None and page is not None:
                         self.page_opened(page)
-                    await self._reach_goal(scenario, page, variables, result, started, capture)
+                    await self._reach_goal(scenario, context, variables, result, started, capture)
                 except (DataToolError, KeyError, PlaywrightError, RaceError) as error:
                     result.status, result.message = "error", str(error).splitlines()[0]
                 finally:
-                    result.dom_snapshot = await capture.end(page, result.status)
+                    result.dom_snapshot = await capture.end(context, result.status)
                     try:
                         await self._calls(scenario.postconditions, data, variables, context)
                     except (DataToolError, KeyError, PlaywrightError) as error:
@@ -157,12 +163,11 @@ class ScenarioRunner:
             self.log.scenario_end(scenario.id, result)
         return result
 
-    async def _context(self, scenario: Scenario, load: str | None, result: ScenarioResult) -> BrowserContext:
+    async def _context(self, scenario: Scenario, load: str | None, result: ScenarioResult) -> PageDriver:
         viewport = {"width": scenario.context.viewport.width, "height": scenario.context.viewport.height}
         state = self.saved_states.get(load or "")
         result.reused_session = state is not None
-        return await self.browser.new_context(viewport=viewport,  # type: ignore[arg-type]
-                                              storage_state=str(state) if state else None)
+        return await self.drivers.open(viewport, state)
 
     def _reusable(self, scenario: Scenario, variables: dict[str, Any]) -> str | None:
         """The signed-in state saved for this scenario's test user, when session reuse is on (the seed's fast path;
@@ -172,15 +177,13 @@ class ScenarioRunner:
         key = _signed_in_as(variables)
         return key if key in self.saved_states else None
 
-    async def _save_state(self, context: BrowserContext, name: str) -> Path:
+    async def _save_state(self, context: PageDriver, name: str) -> Path:
         folder = self.out / "sessions"
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{name}.json"
-        await context.storage_state(path=str(path))
-        return path
+        return await context.save_state(folder / f"{name}.json")
 
-    async def _calls(self, calls: list[McpCall], data: DataTools, variables: dict[str, Any],
-                     context: BrowserContext | None) -> str | None:
+    async def _calls(self, calls: list[McpCall], data: DataCalls, variables: dict[str, Any],
+                     context: PageDriver | None) -> str | None:
         """Run pre- or postconditions; returns a session.load name to start the browser with."""
         load = None
         for call in calls:
@@ -208,12 +211,11 @@ class ScenarioRunner:
                 variables[call.store_as] = value
         return load
 
-    async def _reach_goal(self, scenario: Scenario, page: Page, variables: dict[str, Any], result: ScenarioResult,
+    async def _reach_goal(self, scenario: Scenario, page: PageDriver, variables: dict[str, Any], result: ScenarioResult,
                           started: float, capture: RunCapture) -> None:
         limits = scenario.constraints
-        await page.goto(start_url(scenario, self.base_url), wait_until="load")
+        await page.goto(start_url(scenario, self.base_url))
         loaded_at = time.monotonic()
-        actor = PageActor(page)
         planner: DeterministicPlanner | ModelPlanner = (
             ModelPlanner(scenario, variables, self.model) if self.model is not None
             else DeterministicPlanner(scenario, variables))
@@ -221,11 +223,11 @@ class ScenarioRunner:
         traces: list[StepTrace] = []
         result.url_history.append(urlsplit(page.url).path)
         while True:
-            observation = await observe(page)
+            observation = await page.observe()
             if await self._met(page, observation, scenario):
                 result.status, result.message = "success", "the goal's success conditions hold"
                 return
-            failed = [c for c in scenario.goal.failure.conditions if await holds(page, observation, c)]
+            failed = [c for c in scenario.goal.failure.conditions if await page.holds(observation, c)]
             if failed:
                 result.status, result.message = "failure", f"a failure condition holds: {failed[0].describe()}"
                 return
@@ -262,14 +264,14 @@ class ScenarioRunner:
                 result.message = "nothing on the page matches the goal any more (the planner has no next action)"
                 return
             before = (page.url, len(observation.nodes), tuple(n.name for n in observation.nodes[:20]))
-            blocked = await actor.act(action)  # what stood in the way, when the action could not be done
+            blocked = await page.act(observation, action)  # what stood in the way, when it could not be done
             planner.remember(observation, action)
             result.steps += 1
             if action.type == "ui.act.click":
                 result.clicks.append(str(action.params["nodeId"]))
                 if result.ttfa is None:
                     result.ttfa = time_to_first_action(loaded_at, time.monotonic())
-            after = await observe(page)
+            after = await page.observe()
             changed = before != (page.url, len(after.nodes), tuple(n.name for n in after.nodes[:20]))
             traces.append(StepTrace(urlsplit(page.url).path, str(action.params.get("nodeId"))
                                     if action.type == "ui.act.click" else None, changed))
@@ -278,7 +280,7 @@ class ScenarioRunner:
                           result.hints_used, scenario.id, run_number=result.run_number, blocked=blocked,
                           screenshot=await capture.step(page, result.steps))
 
-    async def _met(self, page: Page, observation: Observation, scenario: Scenario) -> bool:
+    async def _met(self, page: PageDriver, observation: Observation, scenario: Scenario) -> bool:
         success = scenario.goal.success
-        checks = [await holds(page, observation, c) for c in success.conditions]
+        checks = [await page.holds(observation, c) for c in success.conditions]
         return all(checks) if success.mode == "all" else any(checks)

@@ -1,0 +1,103 @@
+"""`studio run --mcp-web URL`: the scenario loop's pages on a remote MCP-Web server (`studio mcp --web-tools`), through
+its tools by seed 004's names — ui.navigate (fresh=true at a scenario's start), ui.observe, ui.wait for a condition
+the observation cannot answer (an element's visibility), ui.act.click / type / check, session.save / session.load,
+ui.capture.screenshot. The server has one browser context, so its scenarios run one at a time."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+from studio.scenarios.mcp_client import McpToolError, McpTools
+from studio.scenarios.observe import Observation, holds_in
+from studio.scenarios.planner import Action
+from studio.scenarios.spec import Condition
+
+WEB_TOOLS = ("ui.navigate", "ui.observe", "ui.wait", "ui.act.click", "ui.act.type", "ui.act.check", "session.save",
+             "session.load")
+START = "studio mcp --web-tools --app-url APP_URL --http 127.0.0.1:7001"
+
+
+def web_tools(url: str) -> McpTools:
+    return McpTools(url, "MCP-Web", START)
+
+
+class McpDriver:
+    """One scenario's page on the MCP-Web server; the connection is closed with close()."""
+
+    def __init__(self, tools: McpTools, fresh: bool) -> None:
+        self.tools, self._fresh, self._url = tools, fresh, "about:blank"
+
+    @property
+    def url(self) -> str:
+        return self._url
+
+    def _at(self, answer: dict) -> None:
+        self._url = str(answer.get("currentUrl") or answer.get("url") or self._url)
+
+    async def goto(self, url: str) -> None:
+        self._at(await self.tools.tool("ui.navigate", {"url": url, **({"fresh": True} if self._fresh else {})}))
+        self._fresh = False
+
+    async def observe(self) -> Observation:
+        observation = Observation.model_validate(await self.tools.tool("ui.observe", {}))
+        self._url = observation.url
+        return observation
+
+    async def holds(self, observation: Observation, condition: Condition) -> bool:
+        seen = holds_in(observation, condition)
+        if seen is not None:
+            return seen
+        waited = await self.tools.tool("ui.wait", {"condition": condition.model_dump(exclude_none=True),
+                                                   "timeout": 1})  # checked once
+        return bool(waited.get("ok"))
+
+    async def act(self, observation: Observation, action: Action) -> dict[str, Any] | None:
+        node = str(action.params.get("nodeId"))
+        calls: dict[str, dict[str, Any]] = {"ui.act.click": {"nodeId": node},
+            "ui.act.type": {"nodeId": node, "text": str(action.params.get("text", "")), "clear": True,
+                            "submit": bool(action.params.get("submit"))},
+            "ui.act.check": {"nodeId": node, "checked": bool(action.params.get("checked", True))},
+            "ui.navigate": {"url": urljoin(self._url, str(action.params.get("url")))}}
+        if action.type not in calls:  # the MCP-Web server has no such tool (ui.act.select): a step that did nothing
+            return {"reason": f"the MCP-Web server has no {action.type} tool", "facts": []}
+        try:
+            self._at(await self.tools.tool(action.type, calls[action.type]))
+        except McpToolError as error:  # stagnation shows it, and the planner tries something else
+            return {"reason": str(error).splitlines()[0], "facts": []}
+        return None
+
+    async def save_state(self, path: Path) -> Path:
+        saved = await self.tools.tool("session.save", {"name": path.stem})
+        return Path(str(saved.get("path") or path))
+
+    async def screenshot(self, path: Path) -> None:
+        shot = await self.tools.tool("ui.capture.screenshot", {})
+        path.write_bytes(base64.b64decode(str(shot["base64"])))
+
+    async def close(self) -> None:
+        await self.tools.__aexit__()
+
+
+class McpDrivers:
+    """Pages on the MCP-Web server at `url`: a connection per scenario, each starting a fresh browser context."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    async def check(self) -> None:
+        """Raise McpToolError (one line: which server, what to start) unless an MCP-Web server answers at url."""
+        async with web_tools(self.url) as tools:
+            tools.need(WEB_TOOLS)
+
+    async def open(self, viewport: dict[str, int], state: Path | None) -> McpDriver:
+        tools = await web_tools(self.url).__aenter__()
+        try:
+            if state is not None:  # a state session.save wrote on the server, by its name
+                await tools.tool("session.load", {"stateId": state.stem})
+            return McpDriver(tools, fresh=state is None)
+        except McpToolError:
+            await tools.__aexit__()
+            raise

@@ -1,0 +1,55 @@
+"""Seed 004's two servers apart, over streamable HTTP with the SDK's own client: `studio mcp --data-tools` serves
+only data.* / auth.* and starts no browser (it cannot find one here, and needs none); `studio mcp --web-tools`
+serves only ui.* / session.*, and ui.navigate with fresh=true starts a new, empty browser context."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.mcp.conftest import descendants
+from tests.mcp.http_servers import HttpToolServer
+
+WEB = {"ui.navigate", "ui.observe", "ui.query", "ui.inspect_tree", "ui.act.click", "ui.act.type", "ui.act.check",
+       "ui.wait", "ui.capture.screenshot", "session.save", "session.load"}
+DATA = {"data.user.create", "data.user.login", "data.user.get", "data.reset", "data.flags.set", "data.clock.freeze",
+        "auth.impersonate"}
+
+
+async def answer(client: Client, tool: str, **arguments: object) -> dict:
+    result = await client.call_tool(tool, arguments)
+    return json.loads(result.content[0].text)
+
+
+@pytest.mark.timeout(60)
+async def test_the_data_server_needs_no_browser(demo, tmp_path, monkeypatch):
+    monkeypatch.setenv("STUDIO_BROWSER", str(tmp_path / "no-browser-here"))  # a launch would fail
+    with HttpToolServer("mcp", "--data-tools", "--app-url", demo.base_url, log=tmp_path / "data.log") as server:
+        assert server.health["ok"] is True and server.health["tools"] == ["data"]
+        async with Client(streamable_http_client(f"{server.url}/mcp")) as client:
+            assert {tool.name for tool in (await client.list_tools()).tools} == DATA
+            user = await answer(client, "data.user.create", params={"plan": "plus", "requires2FA": True})
+            assert user["email"] and user["password"] and user["otpSecret"]
+            assert (await answer(client, "data.user.get", params={"email": user["email"]}))["user"]["email"] == \
+                user["email"]
+        assert server.process is not None and descendants(server.process.pid) == {}
+    assert "Traceback" not in (tmp_path / "data.log").read_text()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(120)
+async def test_the_web_server_serves_the_ui_tools_and_starts_fresh_contexts(demo, tmp_path, browser_info):
+    with HttpToolServer("mcp", "--web-tools", "--app-url", demo.base_url, log=tmp_path / "web.log") as server:
+        assert server.health["tools"] == ["web"]
+        async with Client(streamable_http_client(f"{server.url}/mcp")) as client:
+            assert {tool.name for tool in (await client.list_tools()).tools} == WEB
+            assert (await answer(client, "ui.navigate", url="/help"))["currentUrl"].endswith("/help")
+            await answer(client, "ui.act.type", nodeId="help-search", text="dispute")
+            again = await answer(client, "ui.navigate", url="/help", fresh=True)
+            assert again["currentUrl"].endswith("/help")
+            observed = await answer(client, "ui.observe")
+            assert next(n for n in observed["nodes"] if n["id"] == "help-search").get("value", "") == ""
+            assert (await answer(client, "session.save", name="blank"))["stateId"] == "blank"
