@@ -64,7 +64,7 @@ def related_refs(observations: list[Observation]) -> set[str]:
     return refs
 
 
-class _RequestWatch:
+class RequestWatch:
     """Collects the fetch/XHR/document requests a page starts from now on, until it is quiet."""
 
     def __init__(self, race: RacePage) -> None:
@@ -73,7 +73,7 @@ class _RequestWatch:
         self.open: set[Request] = set()
         self.last_change = time.monotonic()
 
-    def __enter__(self) -> _RequestWatch:
+    def __enter__(self) -> RequestWatch:
         self.page.on("request", self._on_request)
         self.page.on("requestfinished", self._on_done)
         self.page.on("requestfailed", self._on_done)
@@ -163,7 +163,7 @@ class StepRecorder:
             self._follow(ref, target)
             context.update(await self._before(target))
 
-        with _RequestWatch(self.race) as watch, self.outcomes.page_errors() as errors:
+        with RequestWatch(self.race) as watch, self.outcomes.page_errors() as errors:
             outcome = await self.runner.run(action, ref, value=value, key=key, before_act=before_act)
             if not outcome.acted:
                 await self._remember(ref, outcome.observations)
@@ -176,7 +176,7 @@ class StepRecorder:
     async def press_key(self, key: str) -> None:
         """Press a key on the page itself (whatever has focus): a game's arrow keys, Escape, a shortcut."""
         context = await self._before(_Target())
-        with _RequestWatch(self.race) as watch, self.outcomes.page_errors() as errors:
+        with RequestWatch(self.race) as watch, self.outcomes.page_errors() as errors:
             await self.race.page.keyboard.press(key)
             await watch.quiet(self.settle_s, self.max_wait_s)
             requests = await watch.records()
@@ -195,7 +195,7 @@ class StepRecorder:
         observations = relevant(action, found)
         await self._remember(ref, observations)
         context = await self._before(target)
-        with _RequestWatch(self.race) as watch, self.outcomes.page_errors() as errors:
+        with RequestWatch(self.race) as watch, self.outcomes.page_errors() as errors:
             await perform()
             await watch.quiet(self.settle_s, self.max_wait_s)
             requests = await watch.records()

@@ -24,10 +24,12 @@ from studio.race.actions import INFORMATIONAL, ActionRunner, relevant
 from studio.race.errors import RaceError
 from studio.race.observe_cli import fact_line
 from studio.race.page import RacePage
+from studio.race.recorder import RequestWatch
 from studio.scenarios.observe import node_selector
 from studio.scenarios.planner import Action
 
 ACT_TIMEOUT_MS = 5_000
+SETTLE_S = 0.15  # quiet network this long after an action before the page counts as settled
 
 
 def blocked(facts: list[Fact], reason: str = "") -> dict[str, Any]:
@@ -48,16 +50,20 @@ class PageActor:
     async def act(self, action: Action) -> dict[str, Any] | None:
         """Do `action`; None when it was done, else what stood in the way (the step's `blocked` field). A closed
         page raises (the run ends with an error)."""
-        try:
-            outcome = await self._act(action)
-        except RaceError as error:
-            if error.kind == "context_closed":
-                raise
-            outcome = {"reason": error.message, "error": error.kind, "facts": []}
-        except PlaywrightError as error:
-            if self.page.is_closed():
-                raise
-            outcome = blocked([], str(error).splitlines()[0])
+        with RequestWatch(self.race) as watch:
+            try:
+                outcome = await self._act(action)
+            except RaceError as error:
+                if error.kind == "context_closed":
+                    raise
+                outcome = {"reason": error.message, "error": error.kind, "facts": []}
+            except PlaywrightError as error:
+                if self.page.is_closed():
+                    raise
+                outcome = blocked([], str(error).splitlines()[0])
+            # What the action sent (a sign-in request, a search) is answered and drawn before the page is observed
+            # again: an observation taken sooner shows the page before the step's effect, and the planner acts on it.
+            await watch.quiet(SETTLE_S, self.timeout_ms / 1000)
         try:
             await self.page.wait_for_load_state("load", timeout=self.timeout_ms)
         except PlaywrightError:

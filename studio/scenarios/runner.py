@@ -40,6 +40,9 @@ from studio.scenarios.records import RunLog
 from studio.scenarios.spec import REFERENCE, McpCall, Scenario, lookup
 
 
+MAX_LATE_LOOKS = 3
+
+
 @dataclass
 class ScenarioResult:
     scenario_id: str
@@ -222,6 +225,7 @@ class ScenarioRunner:
         triggers = [(trigger, parse_expression(trigger.when)) for trigger in scenario.hints.triggers]
         traces: list[StepTrace] = []
         result.url_history.append(urlsplit(page.url).path)
+        late = 0  # observations in a row the page left before the action (bounded: a page that never settles)
         while True:
             observation = await page.observe()
             if await self._met(page, observation, scenario):
@@ -263,6 +267,12 @@ class ScenarioRunner:
             if action is None:
                 result.message = "nothing on the page matches the goal any more (the planner has no next action)"
                 return
+            if page.url != observation.url and late < MAX_LATE_LOOKS:
+                # The page moved on after it was observed (a navigation the last step started late, e.g. after a
+                # sign-in request): look again instead of acting on elements that are gone.
+                late += 1
+                continue
+            late = 0
             before = (page.url, len(observation.nodes), tuple(n.name for n in observation.nodes[:20]))
             blocked = await page.act(observation, action)  # what stood in the way, when it could not be done
             planner.remember(observation, action)
