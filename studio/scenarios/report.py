@@ -12,7 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from studio.scenarios.summary import scenario_metrics, shortest_path, transitions
+from studio.scenarios.navgraph import edges_in
+from studio.scenarios.summary import navigation_edges, scenario_metrics, shortest_path, transitions
 
 STYLE = """body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#1f3b57;color:#fff;padding:18px 28px}h1{margin:0 0 4px;font-size:22px}
@@ -48,7 +49,7 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 
 def recomputed(records: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
     """The per-scenario metrics from the scenario_end records, and how they differ from the run's own (if any)."""
-    metrics = scenario_metrics([r for r in records if r.get("type") == "scenario_end"])
+    metrics = scenario_metrics([r for r in records if r.get("type") == "scenario_end"], edges_in(records))
     written = next((r.get("scenarioMetrics") for r in records if r.get("type") == "run_end"), None)
     differences = []
     if written is not None:
@@ -73,11 +74,22 @@ def _bars(values: list[float]) -> str:
     return f'<svg width="{max(14 * len(values), 14)}" height="32" role="img" aria-label="spread">{bars}</svg>'
 
 
-def path_graph(ends: list[dict[str, Any]]) -> str:
-    """The navigation graph of all runs as an inline SVG laid out by distance from the start pages."""
+def path_graph(ends: list[dict[str, Any]], graph: set[tuple[str, str]] | None = None) -> str:
+    """The navigation graph of all runs as an inline SVG laid out by distance from the start pages; the shortest
+    path to each goal is searched in `graph` (the crawled edges) with the runs' transitions, and its edges no run
+    took are drawn too (dotted)."""
     counted = transitions(ends)
     starts = sorted({(e.get("urlHistory") or ["/"])[0] for e in ends})
     goals = sorted({(e.get("urlHistory") or ["/"])[-1] for e in ends if e.get("status") == "success"})
+    searched = navigation_edges(ends, graph or ())
+    best: set[tuple[str, str]] = set()
+    for start in starts:
+        for goal in goals:
+            path = shortest_path(searched, start, goal)
+            if path is not None:
+                best |= set(zip(path, path[1:]))
+    for edge in best - set(counted):
+        counted[edge] = 0  # on a shortest path, taken by no run
     depth: dict[str, int] = {s: 0 for s in starts}
     frontier = list(starts)
     while frontier:
@@ -95,19 +107,13 @@ def path_graph(ends: list[dict[str, Any]]) -> str:
     for page in sorted(depth, key=lambda p: (depth[p], p)):
         columns[depth[page]].append(page)
     pos = {page: (90 + 190 * d, 30 + 56 * i) for d, pages in columns.items() for i, page in enumerate(pages)}
-    best: set[tuple[str, str]] = set()
-    for start in starts:
-        for goal in goals:
-            path = shortest_path(counted, start, goal)
-            if path is not None:
-                best |= set(zip(path, path[1:]))
-    top = max(counted.values(), default=1)
+    top = max(counted.values(), default=1) or 1
     lines = []
     for (a, b), n in sorted(counted.items()):
         (x1, y1), (x2, y2) = pos[a], pos[b]
         back = depth[b] <= depth[a]
         colour = "#1a7f37" if (a, b) in best else ("#b42318" if back else "#7a8899")
-        dash = ' stroke-dasharray="5 4"' if back else ""
+        dash = ' stroke-dasharray="2 4"' if n == 0 else (' stroke-dasharray="5 4"' if back else "")
         lines.append(f'<line x1="{x1 + 70}" y1="{y1}" x2="{x2 - 70}" y2="{y2}" stroke="{colour}" '
                      f'stroke-width="{1 + 5 * n / top:.1f}"{dash}><title>{html.escape(a)} → {html.escape(b)}: {n}'
                      f"</title></line>")
@@ -178,10 +184,18 @@ Duration: {_fmt(done.get('totalDuration'), 1)} s</div></header>
 </table></section>
 <section id="timeline"><h2>Execution timeline</h2>{timeline}</section>
 <section id="path-tree"><h2>Navigation paths</h2><p class="note">Pages as nodes, transitions as edges (thicker: taken
-more often); dashed red: a step back to a page as near the start or nearer; green: the shortest path to the goal.</p>
-{path_graph(ends)}</section>
+more often); dashed red: a step back to a page as near the start or nearer; green: the shortest path to the goal in
+the navigation graph (dotted where no run took it). {html.escape(_graph_note(records))}</p>
+{path_graph(ends, edges_in(records))}</section>
 {comparison}
 </body></html>"""
+
+
+def _graph_note(records: list[dict[str, Any]]) -> str:
+    graphs = [r["navGraph"] for r in records if isinstance(r.get("navGraph"), dict)]
+    if not graphs:
+        return "The run built no navigation graph: shortest paths use the runs' own transitions."
+    return f"Navigation graph: {graphs[-1].get('note') or 'no note'}."
 
 
 def _steps_of(steps: list[dict[str, Any]], run_index: int) -> list[dict[str, Any]]:
