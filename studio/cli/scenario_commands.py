@@ -145,7 +145,8 @@ def _run(args: argparse.Namespace) -> int:
         base_url = args.base_url
     options = BatchOptions(base_url=base_url, out=Path(args.out), parallel=args.parallel, fail_fast=args.fail_fast,
                            session_reuse=args.session_reuse, headless=not args.headed,
-                           browser_endpoint=args.browser_endpoint, repeat=args.repeat)
+                           browser_endpoint=args.browser_endpoint, repeat=args.repeat, crawl=not args.no_crawl,
+                           project=Path(args.project) if args.project else None)
 
     async def batch_run() -> BatchResult:
         options.model = _model(args)
@@ -218,6 +219,11 @@ def register_run(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--browser-endpoint", metavar="URL",
                      help="run the browsers on a remote Playwright browser server (ws://...)")
     run.add_argument("--out", default="out", metavar="DIR", help="where results.jsonl and sessions go (default out)")
+    run.add_argument("--no-crawl", action="store_true",
+                     help="skip the crawl of the app before the scenarios (path optimality then uses only the "
+                          "transitions the runs make, and the UI map of --project)")
+    run.add_argument("--project", metavar="FILE.studio",
+                     help="a project whose preflight UI map of this app adds its page links to the navigation graph")
     model = run.add_mutually_exclusive_group()
     model.add_argument("--model", metavar="NAME", help="the model to plan with, at the endpoint Settings › Model "
                                                       "configures (default: the configured model; none: the "

@@ -13,11 +13,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from playwright.async_api import Browser
+
 from studio.browser.launcher import BrowserLauncher
 from studio.llm import LanguageModel
-from studio.scenarios.metrics import median
+from studio.scenarios.metrics import median, visits
+from studio.scenarios.navgraph import CrawlLimits, NavGraph, crawl, project_ui_map
 from studio.scenarios.records import RunLog
-from studio.scenarios.runner import ScenarioResult, ScenarioRunner
+from studio.scenarios.runner import ScenarioResult, ScenarioRunner, start_url
 from studio.scenarios.spec import Scenario
 from studio.scenarios.validation import Problem, check_scenario
 
@@ -41,6 +44,9 @@ class BatchOptions:
     browser_endpoint: str | None = None
     repeat: int = 1
     model: LanguageModel | None = None  # None: the deterministic planner
+    crawl: bool = True  # build the navigation graph (path optimality) with a crawl of the app
+    crawl_limits: CrawlLimits = field(default_factory=CrawlLimits)
+    project: Path | None = None  # a project file whose preflight UI map of the app adds to the graph
 
 
 @dataclass
@@ -50,6 +56,7 @@ class BatchResult:
     duration: float = 0.0
     log_path: Path | None = None
     stopped: bool = False
+    graph: NavGraph | None = None
 
     @property
     def pass_rate(self) -> float:
@@ -98,14 +105,21 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     started = time.monotonic()
     say(f"[{clock()}] Starting run: {len(queue)} scenario(s)" + (f", {options.parallel} at a time"
                                                                  if options.parallel > 1 else ""))
-    log.run_start([s.id for s in scenarios])
     launcher = BrowserLauncher(headless=options.headless, endpoint=options.browser_endpoint)
     gate = asyncio.Semaphore(max(1, options.parallel))
     stop = asyncio.Event()
+    starts = list(dict.fromkeys(start_url(s, options.base_url) for s in scenarios))
+    graph: NavGraph | None = None
+    grown = False  # the graph grew after the scenarios (run_end then holds the whole graph)
+    began = False
     try:
         browser = await launcher.start()
+        graph = await _graph_before(browser, starts, options, say)
+        log.run_start([s.id for s in scenarios], graph.as_json())
+        began = True
         runner = ScenarioRunner(browser, options.base_url, log, options.out, session_reuse=options.session_reuse,
                                 model=options.model)
+        runner.keep_signed_in = options.crawl
 
         async def one(scenario: Scenario) -> None:
             async with gate:
@@ -123,12 +137,69 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
             await asyncio.gather(*(one(s) for s in queue))
         except asyncio.CancelledError:
             batch.stopped = True
+        if not batch.stopped:
+            grown = await _graph_after(browser, graph, runner.signed_in_state, starts, batch.results, options, say)
     finally:
         await launcher.close()
+        if not began:
+            log.run_start([s.id for s in scenarios], graph.as_json() if graph else None)
+        batch.graph = graph
         batch.duration = round(time.monotonic() - started, 2)
-        log.run_end(batch.pass_rate, batch.duration)
+        log.run_end(batch.pass_rate, batch.duration, graph.as_json() if graph is not None and grown else None)
         log.close()
     return batch
+
+
+async def _graph_before(browser: Browser, starts: list[str], options: BatchOptions,
+                        say: Callable[[str], None]) -> NavGraph:
+    """The navigation graph before the scenarios: the project's UI map and a public crawl from the start pages. A
+    crawl that fails is said, and the run goes on with the transitions the runs make."""
+    graph = NavGraph()
+    if options.project is not None:
+        try:
+            found = project_ui_map(str(options.project), options.base_url)
+        except Exception as error:  # noqa: BLE001 - a project we cannot read costs its UI map, never the run
+            say(f"[{clock()}] The project's UI map could not be read ({_first_line(error)}); it is left out.")
+            found = None
+        if found is not None:
+            graph.add(found)
+    if not options.crawl:
+        graph.note = "; ".join(n for n in (graph.note, "crawl skipped (--no-crawl)") if n)
+    else:
+        try:
+            graph.add(await crawl(browser, options.base_url, starts, options.crawl_limits))
+        except Exception as error:  # noqa: BLE001 - the crawl is an aid: the run goes on without it
+            graph.note = "; ".join(n for n in (graph.note, f"crawl failed: {_first_line(error)}") if n)
+            say(f"[{clock()}] The navigation crawl failed ({_first_line(error)}); path optimality uses only the "
+                "transitions the runs make" + (" and the UI map." if graph.edges else "."))
+            return graph
+    if graph.note:
+        say(f"[{clock()}] Navigation graph: {graph.note}")
+    return graph
+
+
+async def _graph_after(browser: Browser, graph: NavGraph, state: Path | None, starts: list[str],
+                       results: list[ScenarioResult], options: BatchOptions, say: Callable[[str], None]) -> bool:
+    """A signed-in crawl when the public one was turned away from pages and a run ended signed in; True when it ran
+    (its edges added to `graph`)."""
+    if not options.crawl or not graph.gated or state is None:
+        return False
+    seen = [options.base_url.rstrip("/") + page for r in results for page in visits(r.url_history)]
+    seeds = list(dict.fromkeys([*starts, *sorted(graph.gated), *seen]))
+    try:
+        signed = await crawl(browser, options.base_url, seeds, options.crawl_limits, storage_state=str(state),
+                             public=set(graph.pages))
+    except Exception as error:  # noqa: BLE001 - the crawl is an aid: the run goes on without it
+        say(f"[{clock()}] The signed-in navigation crawl failed ({_first_line(error)}); the graph has the public "
+            "crawl and the runs' transitions only.")
+        return False
+    graph.add(signed)
+    say(f"[{clock()}] Navigation graph: {signed.note}")
+    return True
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def summary(batch: BatchResult) -> list[str]:

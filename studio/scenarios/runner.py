@@ -104,6 +104,8 @@ class ScenarioRunner:
         self.session_reuse = session_reuse
         self.model = model  # None: the deterministic planner
         self.saved_states: dict[str, Path] = {}  # session.save names -> storage state files
+        self.keep_signed_in = False  # keep the first signed-in state a successful run ends with (for a crawl)
+        self.signed_in_state: Path | None = None
 
     async def run(self, scenario: Scenario) -> ScenarioResult:
         result = ScenarioResult(scenario.id)
@@ -130,6 +132,9 @@ class ScenarioRunner:
                             self.session_reuse or scenario.context.session_reuse):
                         key = _signed_in_as(variables)
                         self.saved_states[key] = await self._save_state(context, key)
+                    if (result.status == "success" and context is not None and self.keep_signed_in
+                            and self.signed_in_state is None and credentials(variables)):
+                        self.signed_in_state = await self._save_state(context, "signed-in-for-crawl")
         finally:
             if context is not None:
                 await context.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from studio.scenarios.navgraph import edges_in, merge, ui_map_graph
+from studio.scenarios.navgraph import edges_in, merge, project_ui_map, ui_map_graph
 from studio.scenarios.report import recomputed
 from studio.scenarios.summary import navigation_edges, run_optimality, scenario_metrics, shortest, transitions
 
@@ -94,3 +94,16 @@ def test_the_ui_map_of_a_preflight_gives_its_pages_links():
     graph = ui_map_graph(cached)
     assert graph.edges == {("/", "/offers"), ("/offers", "/offers/1"), ("/offers", "/")}
     assert graph.pages == {"/", "/offers", "/offers/1"} and graph.sources == ["preflight UI map"]
+
+
+def test_a_project_file_gives_the_ui_map_cached_for_the_apps_origin(tmp_path):
+    from studio.store.project import ProjectFile
+
+    path = tmp_path / "app.studio"
+    with ProjectFile.create(path) as project:
+        project.jobs.cache_site("http://127.0.0.1:8123", "http://127.0.0.1:8123/", {
+            "ui_map": {"top_nav": ["Help"], "key_pages": []},
+            "catalogs": [{"path": "/", "nav": [{"href": "/help"}]}, {"path": "/help", "nav": [{"href": "/"}]}]})
+    graph = project_ui_map(str(path), "http://127.0.0.1:8123/app")
+    assert graph is not None and graph.edges == {("/", "/help"), ("/help", "/")}
+    assert project_ui_map(str(path), "http://127.0.0.1:9999/") is None  # another origin: no map
