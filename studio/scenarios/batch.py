@@ -112,6 +112,7 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     graph: NavGraph | None = None
     grown = False  # the graph grew after the scenarios (run_end then holds the whole graph)
     began = False
+    runner: ScenarioRunner | None = None
     try:
         browser = await launcher.start()
         graph = await _graph_before(browser, starts, options, say)
@@ -141,6 +142,8 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
             grown = await _graph_after(browser, graph, runner.signed_in_state, starts, batch.results, options, say)
     finally:
         await launcher.close()
+        if runner is not None and runner.signed_in_state is not None:
+            runner.signed_in_state.unlink(missing_ok=True)  # a signed-in session kept only for the crawl
         if not began:
             log.run_start([s.id for s in scenarios], graph.as_json() if graph else None)
         batch.graph = graph

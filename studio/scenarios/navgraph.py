@@ -2,9 +2,9 @@
 nodes, "one action gets you from here to there" as edges — built by the studio itself, not written by hand.
 
 - A bounded same-origin crawl from the scenarios' start pages, in its own browser context: every link (a[href]) is
-  followed and the edge goes to the page it *lands on* (a link to a page behind a sign-in that lands on the sign-in
-  page is no shortcut); buttons outside forms that navigate are found by clicking them in a throwaway page. Limits:
-  depth, pages loaded, a time budget. Sign-out links and buttons that look like they change data are never used.
+  followed, breadth first, and the edge goes to the page it *lands on* (a link to a page behind a sign-in that lands
+  on the sign-in page is no shortcut); then, while the budget lasts, buttons outside forms that navigate are found by
+  clicking them in a throwaway page. Limits: depth, pages loaded, a time budget. Sign-out links and buttons that look like they change data are never used.
 - A second crawl with a signed-in storage state, when the public crawl met pages it was turned away from: it adds the
   edges of pages the public crawl could not see (a page the public reaches keeps the edges the public has, so a
   cold sign-in run is not measured against shortcuts only a signed-in user has).
@@ -124,6 +124,7 @@ class Crawler:
         self.deadline = 0.0
         self.landed: dict[str, str] = {}  # URL -> the page it lands on
         self.failure = ""  # the last load that failed, and why
+        self.to_click: list[tuple[str, str]] = []  # (URL, page) of the pages whose buttons are tried
 
     def _spent(self) -> bool:
         return self.loads >= self.limits.pages or time.monotonic() > self.deadline
@@ -164,22 +165,25 @@ class Crawler:
                 if landed is not None and landed not in expanded:
                     expanded.add(landed)
                     self.graph.pages.add(landed)
-                    queue.append((url, 0))
                     await self._expand(context, page, url, landed, 0, queue, expanded)
             while queue and not self._spent():
                 url, depth = queue.popleft()
-                if depth == 0:
-                    continue  # a start page, expanded when it was loaded
                 landed = await self._load(page, url)
                 if landed is not None:
                     await self._expand(context, page, url, landed, depth, queue, expanded)
+            for url, here in self.to_click:  # buttons after every link: they cost a load each, links come first
+                if self._spent():
+                    break
+                for landed in await self._buttons(context, url, here):
+                    self.graph.pages.add(landed)
+                    self.graph.edges.add((here, landed))
         finally:
             await context.close()
         return self.graph
 
     async def _expand(self, context: Any, page: Page, url: str, here: str, depth: int,
                       queue: deque[tuple[str, int]], expanded: set[str]) -> None:
-        """Follow the links and navigating buttons of `page` (loaded from `url`, on path `here`)."""
+        """Follow the links of `page` (loaded from `url`, on path `here`); its buttons are tried after the links."""
         adds_edges = here not in self.public
         links = await self._links(page)
         for link in links:
@@ -197,10 +201,8 @@ class Crawler:
                         queue.append((link, depth + 1))
             if adds_edges and landed != here:
                 self.graph.edges.add((here, landed))
-        if adds_edges and not self._spent():
-            for landed in await self._buttons(context, url, here):
-                self.graph.pages.add(landed)
-                self.graph.edges.add((here, landed))
+        if adds_edges and self.limits.buttons_per_page > 0:
+            self.to_click.append((url, here))
 
     async def _buttons(self, context: Any, url: str, here: str) -> set[str]:
         """The pages buttons of `url` lead to, clicked one by one in a throwaway page (reloaded after a navigation)."""

@@ -113,6 +113,7 @@ def test_the_crawled_graph_gives_one_run_its_optimality_and_the_report_recompute
         shorter += best < own  # the crawl knew a shorter route than the one run of this scenario took
     assert shorter >= 1, [(e["scenarioId"], e["urlHistory"]) for e in ends]
     assert "dotted where no run took it" in (tmp_path / "again.html").read_text(encoding="utf-8")
+    assert not list(tmp_path.rglob("signed-in-for-crawl*"))  # the state kept for the crawl is gone
 
 
 @pytest.mark.timeout(120)
