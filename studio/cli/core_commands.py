@@ -214,6 +214,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--minutes", type=float, help="how long to soak (soak: default 30; 0.5 is a quick run)")
     bench.add_argument("--runs", type=int, help="how many runs to measure (startup, preflight, snapshot: default 3; "
                                                 "race: samples per element, default 30; mcp-click: clicks per session, "
+                                                "default 20; scenarios: runs of each scenario for repeatability, "
                                                 "default 20)")
     bench.add_argument("--sizes", help="snapshot: interactive elements per generated page, e.g. 100,1000 "
                                        "(default 100,1000,5000)")

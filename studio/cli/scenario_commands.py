@@ -146,7 +146,8 @@ def _run(args: argparse.Namespace) -> int:
     options = BatchOptions(base_url=base_url, out=Path(args.out), parallel=args.parallel, fail_fast=args.fail_fast,
                            session_reuse=args.session_reuse, headless=not args.headed,
                            browser_endpoint=args.browser_endpoint, repeat=args.repeat, trace=args.trace,
-                           mcp_data=args.mcp_data, mcp_web=args.mcp_web)
+                           mcp_data=args.mcp_data, mcp_web=args.mcp_web, crawl=not args.no_crawl,
+                           project=Path(args.project) if args.project else None)
 
     async def batch_run() -> BatchResult:
         options.model = _model(args)
@@ -235,6 +236,11 @@ def register_run(commands: argparse._SubParsersAction) -> None:
                      help="drive the browser of this MCP-Web server (`studio mcp --web-tools --http HOST:PORT`, "
                           "e.g. http://127.0.0.1:7001) through its ui.* and session.* tools instead of a browser "
                           "here; its scenarios run one at a time")
+    run.add_argument("--no-crawl", action="store_true",
+                     help="skip the crawl of the app before the scenarios (path optimality then uses only the "
+                          "transitions the runs make, and the UI map of --project)")
+    run.add_argument("--project", metavar="FILE.studio",
+                     help="a project whose preflight UI map of this app adds its page links to the navigation graph")
     model = run.add_mutually_exclusive_group()
     model.add_argument("--model", metavar="NAME", help="the model to plan with, at the endpoint Settings › Model "
                                                       "configures (default: the configured model; none: the "

@@ -16,13 +16,16 @@ from typing import Any
 
 from playwright.async_api import Browser, Page
 
+from playwright.async_api import Browser
+
 from studio.browser.launcher import BrowserLauncher
 from studio.llm import LanguageModel
 from studio.scenarios.data_tools import DataToolError
 from studio.scenarios.driver import DataSource, Drivers
-from studio.scenarios.metrics import median
+from studio.scenarios.metrics import median, visits
+from studio.scenarios.navgraph import CrawlLimits, NavGraph, crawl, project_ui_map
 from studio.scenarios.records import RunLog
-from studio.scenarios.runner import ScenarioResult, ScenarioRunner
+from studio.scenarios.runner import ScenarioResult, ScenarioRunner, start_url
 from studio.scenarios.spec import Scenario
 from studio.scenarios.validation import Problem, check_scenario
 
@@ -49,6 +52,9 @@ class BatchOptions:
     mcp_data: str | None = None  # an MCP-Data server for the data calls (None: the app's data endpoints directly)
     mcp_web: str | None = None  # an MCP-Web server whose browser runs the scenarios (None: a browser here)
     trace: bool = False  # a Playwright trace of every scenario run (OUT/artifacts/<id>-<n>/trace.zip)
+    crawl: bool = True  # build the navigation graph (path optimality) with a crawl of the app
+    crawl_limits: CrawlLimits = field(default_factory=CrawlLimits)
+    project: Path | None = None  # a project file whose preflight UI map of the app adds to the graph
 
 
 @dataclass
@@ -71,6 +77,7 @@ class BatchResult:
     duration: float = 0.0
     log_path: Path | None = None
     stopped: bool = False
+    graph: NavGraph | None = None
 
     @property
     def pass_rate(self) -> float:
@@ -127,15 +134,23 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     started = time.monotonic()
     say(f"[{clock()}] Starting run: {len(queue)} scenario(s)" + (f", {options.parallel} at a time"
                                                                  if options.parallel > 1 else ""))
-    log.run_start([s.id for s in scenarios])
     launcher = BrowserLauncher(headless=options.headless, endpoint=options.browser_endpoint)
     gate = asyncio.Semaphore(max(1, options.parallel))
     stop = asyncio.Event()
+    starts = list(dict.fromkeys(start_url(s, options.base_url) for s in scenarios))
+    graph: NavGraph | None = None
+    grown = False  # the graph grew after the scenarios (run_end then holds the whole graph)
+    began = False
+    runner: ScenarioRunner | None = None
     try:
         browser = hooks.browser or (await launcher.start() if remote.drivers is None else None)
+        graph = await _graph_before(browser, starts, options, say)
+        log.run_start([s.id for s in scenarios], graph.as_json())
+        began = True
         runner = ScenarioRunner(browser, options.base_url, log, options.out, session_reuse=options.session_reuse,
                                 model=options.model, drivers=remote.drivers, data=remote.data, trace=options.trace)
         runner.page_opened, runner.stop_requested = hooks.page_opened, hooks.should_stop
+        runner.keep_signed_in = options.crawl and browser is not None
 
         async def one(scenario: Scenario) -> None:
             async with gate:
@@ -156,11 +171,18 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
             await asyncio.gather(*(one(s) for s in queue))
         except asyncio.CancelledError:
             batch.stopped = True
+        if not batch.stopped:
+            grown = await _graph_after(browser, graph, runner.signed_in_state, starts, batch.results, options, say)
     finally:
         if hooks.browser is None:
             await launcher.close()
+        if runner is not None and runner.signed_in_state is not None:
+            runner.signed_in_state.unlink(missing_ok=True)  # a signed-in session kept only for the crawl
+        if not began:
+            log.run_start([s.id for s in scenarios], graph.as_json() if graph else None)
+        batch.graph = graph
         batch.duration = round(time.monotonic() - started, 2)
-        log.run_end(batch.pass_rate, batch.duration)
+        log.run_end(batch.pass_rate, batch.duration, graph.as_json() if graph is not None and grown else None)
         log.close()
     return batch
 
@@ -191,6 +213,60 @@ async def mcp_servers(options: BatchOptions) -> RemoteServers:
     except DataToolError as error:
         raise BatchError(str(error)) from None
     return remote
+
+
+async def _graph_before(browser: Browser | None, starts: list[str], options: BatchOptions,
+                        say: Callable[[str], None]) -> NavGraph:
+    """The navigation graph before the scenarios: the project's UI map and a public crawl from the start pages. A
+    crawl that fails is said, and the run goes on with the transitions the runs make."""
+    graph = NavGraph()
+    if options.project is not None:
+        try:
+            found = project_ui_map(str(options.project), options.base_url)
+        except Exception as error:  # noqa: BLE001 - a project we cannot read costs its UI map, never the run
+            say(f"[{clock()}] The project's UI map could not be read ({_first_line(error)}); it is left out.")
+            found = None
+        if found is not None:
+            graph.add(found)
+    if not options.crawl or browser is None:
+        skipped = ("crawl skipped (--no-crawl)" if not options.crawl
+                   else "crawl skipped (the browser is the MCP-Web server's)")
+        graph.note = "; ".join(n for n in (graph.note, skipped) if n)
+    else:
+        try:
+            graph.add(await crawl(browser, options.base_url, starts, options.crawl_limits))
+        except Exception as error:  # noqa: BLE001 - the crawl is an aid: the run goes on without it
+            graph.note = "; ".join(n for n in (graph.note, f"crawl failed: {_first_line(error)}") if n)
+            say(f"[{clock()}] The navigation crawl failed ({_first_line(error)}); path optimality uses only the "
+                "transitions the runs make" + (" and the UI map." if graph.edges else "."))
+            return graph
+    if graph.note:
+        say(f"[{clock()}] Navigation graph: {graph.note}")
+    return graph
+
+
+async def _graph_after(browser: Browser | None, graph: NavGraph, state: Path | None, starts: list[str],
+                       results: list[ScenarioResult], options: BatchOptions, say: Callable[[str], None]) -> bool:
+    """A signed-in crawl when the public one was turned away from pages and a run ended signed in; True when it ran
+    (its edges added to `graph`)."""
+    if not options.crawl or browser is None or not graph.gated or state is None:
+        return False
+    seen = [options.base_url.rstrip("/") + page for r in results for page in visits(r.url_history)]
+    seeds = list(dict.fromkeys([*starts, *sorted(graph.gated), *seen]))
+    try:
+        signed = await crawl(browser, options.base_url, seeds, options.crawl_limits, storage_state=str(state),
+                             public=set(graph.pages))
+    except Exception as error:  # noqa: BLE001 - the crawl is an aid: the run goes on without it
+        say(f"[{clock()}] The signed-in navigation crawl failed ({_first_line(error)}); the graph has the public "
+            "crawl and the runs' transitions only.")
+        return False
+    graph.add(signed)
+    say(f"[{clock()}] Navigation graph: {signed.note}")
+    return True
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def summary(batch: BatchResult) -> list[str]:

@@ -1,8 +1,10 @@
 """`studio bench scenarios --json`: the goal-scenario targets of seed 004 and issue 12, measured on the embedded demo
 with the system Chromium and no model.
 
-- the five shipped scenarios with --parallel 2: wall time (target < 60 s here, the seed's < 5 min) and pass rate,
-  each scenario `runs` times (default 1);
+- the five shipped scenarios with --parallel 2, as `studio run` runs them (the navigation crawl included): wall time
+  (target < 60 s here, the seed's < 5 min) and pass rate;
+- repeatability: each of the five `runs` times (default 20), 2 at a time, cold (a fresh runner each run, so no saved
+  session) and with session reuse (one runner per scenario): passes per scenario ("20/20") and median steps each way;
 - sign-in to the credit report: steps cold and with session reuse (targets ≤ 12 and ≤ 6 median);
 - ui.observe on demo pages: median and p99 ms with the node count (target < 100 ms for < 100 nodes);
 - the data tools: median and p99 ms per call (targets < 50 ms and p99 < 500 ms);
@@ -41,7 +43,7 @@ def _ms(values: list[float]) -> dict[str, float | None]:
             "samples": len(ms)}
 
 
-async def measure(runs: int = 1) -> dict[str, Any]:
+async def measure(runs: int = 20) -> dict[str, Any]:
     demo = DemoServerThread()
     base = demo.start()
     out = Path(tempfile.mkdtemp(prefix="scenario-bench-"))
@@ -49,20 +51,59 @@ async def measure(runs: int = 1) -> dict[str, Any]:
     try:
         scenarios = load_all(scenario_files([str(SCENARIOS)]))
         started = time.perf_counter()
-        batch = await run_batch(scenarios, BatchOptions(base_url=base, out=out / "five", parallel=2, repeat=runs),
+        batch = await run_batch(scenarios, BatchOptions(base_url=base, out=out / "five", parallel=2),
                                 lambda _line: None)
         result["five_scenarios_parallel_2"] = {
             "wall_s": round(time.perf_counter() - started, 2), "scenario_runs": len(batch.results),
             "pass_rate": round(batch.pass_rate, 4), "target_wall_s": 60,
-            "steps": {r.scenario_id: r.steps for r in batch.results}}
+            "steps": {r.scenario_id: r.steps for r in batch.results},
+            "navigation_graph": batch.graph.note if batch.graph is not None else None}
+        result["repeatability"] = await _repeatability(base, out, scenarios, runs)
         result["sign_in_to_credit_report"] = await _reuse(base, out, scenarios)
         result["ui_observe"] = await _observe(base)
         result["data_tools"] = await _data(base)
         result["report_5x20"] = await _report(out / "five" / "results.jsonl", out)
     finally:
         demo.stop()
-    result["all_passed"] = result["five_scenarios_parallel_2"]["pass_rate"] == 1.0
+    result["all_passed"] = (result["five_scenarios_parallel_2"]["pass_rate"] == 1.0
+                            and result["repeatability"]["all_passed"])
     return result
+
+
+async def _repeatability(base: str, out: Path, scenarios: list, runs: int) -> dict[str, Any]:
+    """Each scenario `runs` times with no model, cold and with session reuse, two runs at a time."""
+    started = time.perf_counter()
+    gate = asyncio.Semaphore(2)
+    found: dict[str, dict[str, list]] = {s.id: {"cold": [], "reuse": []} for s in scenarios}
+    async with BrowserLauncher() as browser:
+        log = RunLog(out / "repeatability.jsonl", "bench_repeatability")
+
+        async def cold(scenario: Any, index: int) -> None:
+            async with gate:  # a fresh runner: no saved session
+                runner = ScenarioRunner(browser, base, log, out / "cold" / f"{scenario.id}-{index}")
+                found[scenario.id]["cold"].append(await runner.run(scenario))
+
+        async def reuse(scenario: Any) -> None:
+            runner = ScenarioRunner(browser, base, log, out / f"reuse-{scenario.id}", session_reuse=True)
+            for _ in range(runs):
+                async with gate:
+                    found[scenario.id]["reuse"].append(await runner.run(scenario))
+
+        await asyncio.gather(*(cold(s, i) for s in scenarios for i in range(runs)))
+        await asyncio.gather(*(reuse(s) for s in scenarios))
+        log.close()
+
+    def passes(done: list) -> str:
+        return f"{sum(r.status == 'success' for r in done)}/{len(done)}"
+
+    return {
+        "runs_each": runs, "wall_s": round(time.perf_counter() - started, 2),
+        "passes_cold": {k: passes(v["cold"]) for k, v in found.items()},
+        "passes_with_reuse": {k: passes(v["reuse"]) for k, v in found.items()},
+        "median_steps_cold": {k: median([r.steps for r in v["cold"]]) for k, v in found.items()},
+        "median_steps_with_reuse": {k: median([r.steps for r in v["reuse"]]) for k, v in found.items()},
+        "reused_runs": {k: sum(r.reused_session for r in v["reuse"]) for k, v in found.items()},
+        "all_passed": all(r.status == "success" for v in found.values() for way in ("cold", "reuse") for r in v[way])}
 
 
 async def _reuse(base: str, out: Path, scenarios: list) -> dict[str, Any]:
@@ -135,7 +176,7 @@ async def _report(log: Path, out: Path) -> dict[str, Any]:
             "html_kb": round(html.stat().st_size / 1024, 1), "open_s": round(opened, 3), "target_s": 2}
 
 
-def main(target: str = "scenarios", seconds: float = 5.0, json_only: bool = False, runs: int = 1) -> int:
+def main(target: str = "scenarios", seconds: float = 5.0, json_only: bool = False, runs: int = 20) -> int:
     result = asyncio.run(measure(runs))
     print(json.dumps(result, indent=None if json_only else 2))
     return 0 if result["all_passed"] else 1

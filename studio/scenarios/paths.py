@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.scenarios.metrics import visits
-from studio.scenarios.summary import Edge, shortest_path, transitions
+from studio.scenarios.summary import Edge, navigation_edges, shortest_path, transitions
 
 
 @dataclass
@@ -20,7 +20,8 @@ class PathTree:
     columns: dict[int, list[str]]  # depth -> pages at it, in name order
     starts: list[str]
     goals: list[str]  # where successful runs ended
-    best: set[Edge] = field(default_factory=set)  # the edges of the shortest paths from a start to a goal
+    best: set[Edge] = field(default_factory=set)  # the edges of the shortest paths from a start to a goal (in the
+    # navigation graph: a crawled edge no run took is in `edges` with a count of 0)
     seen: Counter[str] = field(default_factory=Counter)  # page -> visits over all runs
 
     def is_backtrack(self, edge: Edge) -> bool:
@@ -31,12 +32,22 @@ class PathTree:
         return self.columns[self.depth[page]].index(page)
 
 
-def path_tree(ends: Iterable[dict[str, Any]]) -> PathTree:
-    """The layout of the runs' scenario_end records (their urlHistory and status)."""
+def path_tree(ends: Iterable[dict[str, Any]], graph: Iterable[Edge] = ()) -> PathTree:
+    """The layout of the runs' scenario_end records (their urlHistory and status); shortest paths are searched in
+    `graph` (the crawled navigation graph) with the runs' own transitions."""
     ends = list(ends)
     counted = transitions(ends)
     starts = sorted({(e.get("urlHistory") or ["/"])[0] for e in ends})
     goals = sorted({(e.get("urlHistory") or ["/"])[-1] for e in ends if e.get("status") == "success"})
+    searched = navigation_edges(ends, graph)
+    best: set[Edge] = set()
+    for start in starts:
+        for goal in goals:
+            path = shortest_path(searched, start, goal)
+            if path is not None:
+                best |= set(zip(path, path[1:]))
+    for edge in best - set(counted):
+        counted[edge] = 0  # on a shortest path, taken by no run
     depth: dict[str, int] = {s: 0 for s in starts}
     frontier = list(starts)
     while frontier:
@@ -53,11 +64,5 @@ def path_tree(ends: Iterable[dict[str, Any]]) -> PathTree:
     columns: dict[int, list[str]] = defaultdict(list)
     for page in sorted(depth, key=lambda p: (depth[p], p)):
         columns[depth[page]].append(page)
-    best: set[Edge] = set()
-    for start in starts:
-        for goal in goals:
-            path = shortest_path(counted, start, goal)
-            if path is not None:
-                best |= set(zip(path, path[1:]))
     seen: Counter[str] = Counter(p for e in ends for p in visits(e.get("urlHistory") or []))
     return PathTree(counted, depth, dict(columns), starts, goals, best, seen)

@@ -36,6 +36,7 @@ class RunLog:
         self._file = path.open("a", encoding="utf-8")
         self._lock = threading.Lock()
         self.ended: list[dict[str, Any]] = []  # the scenario_end records, for the run's metrics
+        self.nav_edges: set[tuple[str, str]] = set()  # the edges of every navGraph written, for the same
 
     def write(self, record: dict[str, Any]) -> None:
         stamped = {**record, "timestamp": timestamp()}
@@ -49,8 +50,18 @@ class RunLog:
     def close(self) -> None:
         self._file.close()
 
-    def run_start(self, scenario_ids: list[str]) -> None:
-        self.write({"type": "run_start", "runId": self.run_id, "scenarios": scenario_ids})
+    def run_start(self, scenario_ids: list[str], nav_graph: dict[str, Any] | None = None) -> None:
+        """`nav_graph` (navgraph.NavGraph.as_json()): the navigation graph the studio built before the scenarios."""
+        record: dict[str, Any] = {"type": "run_start", "runId": self.run_id, "scenarios": scenario_ids}
+        self._graph(record, nav_graph)
+        self.write(record)
+
+    def _graph(self, record: dict[str, Any], nav_graph: dict[str, Any] | None) -> None:
+        from studio.scenarios.navgraph import edges_in
+
+        if nav_graph is not None:
+            record["navGraph"] = nav_graph
+            self.nav_edges |= edges_in([record])
 
     def scenario_start(self, scenario_id: str, run_number: int = 1) -> None:
         self.write({"type": "scenario_start", "scenarioId": scenario_id, "runNumber": run_number})
@@ -89,8 +100,12 @@ class RunLog:
         self.ended.append(json.loads(json.dumps(record)))
         self.write(record)
 
-    def run_end(self, pass_rate: float, total_duration: float) -> None:
+    def run_end(self, pass_rate: float, total_duration: float, nav_graph: dict[str, Any] | None = None) -> None:
+        """`nav_graph`: the whole graph when the scenarios' end added to it (a signed-in crawl)."""
         from studio.scenarios.summary import scenario_metrics
 
-        self.write({"type": "run_end", "runId": self.run_id, "passRate": round(pass_rate, 4),
-                    "totalDuration": round(total_duration, 2), "scenarioMetrics": scenario_metrics(self.ended)})
+        record: dict[str, Any] = {"type": "run_end", "runId": self.run_id, "passRate": round(pass_rate, 4),
+                                  "totalDuration": round(total_duration, 2)}
+        self._graph(record, nav_graph)
+        record["scenarioMetrics"] = scenario_metrics(self.ended, self.nav_edges)
+        self.write(record)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from studio.scenarios.navgraph import edges_in
 from studio.scenarios.paths import path_tree
 from studio.scenarios.summary import scenario_metrics
 
@@ -60,7 +61,7 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 
 def recomputed(records: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
     """The per-scenario metrics from the scenario_end records, and how they differ from the run's own (if any)."""
-    metrics = scenario_metrics([r for r in records if r.get("type") == "scenario_end"])
+    metrics = scenario_metrics([r for r in records if r.get("type") == "scenario_end"], edges_in(records))
     written = next((r.get("scenarioMetrics") for r in records if r.get("type") == "run_end"), None)
     differences = []
     if written is not None:
@@ -85,18 +86,20 @@ def _bars(values: list[float]) -> str:
     return f'<svg width="{max(14 * len(values), 14)}" height="32" role="img" aria-label="spread">{bars}</svg>'
 
 
-def path_graph(ends: list[dict[str, Any]]) -> str:
-    """The navigation graph of all runs as an inline SVG laid out by distance from the start pages."""
-    tree = path_tree(ends)
+def path_graph(ends: list[dict[str, Any]], graph: set[tuple[str, str]] | None = None) -> str:
+    """The navigation graph of all runs as an inline SVG laid out by distance from the start pages; the shortest
+    path to each goal is searched in `graph` (the crawled edges) with the runs' transitions, and its edges no run
+    took are drawn too (dotted)."""
+    tree = path_tree(ends, graph or ())
     counted, depth, columns, goals, best = tree.edges, tree.depth, tree.columns, tree.goals, tree.best
     pos = {page: (90 + 190 * d, 30 + 56 * i) for d, pages in columns.items() for i, page in enumerate(pages)}
-    top = max(counted.values(), default=1)
+    top = max(counted.values(), default=1) or 1
     lines = []
     for (a, b), n in sorted(counted.items()):
         (x1, y1), (x2, y2) = pos[a], pos[b]
         back = depth[b] <= depth[a]
         colour = "#1a7f37" if (a, b) in best else ("#b42318" if back else "#7a8899")
-        dash = ' stroke-dasharray="5 4"' if back else ""
+        dash = ' stroke-dasharray="2 4"' if n == 0 else (' stroke-dasharray="5 4"' if back else "")
         lines.append(f'<line x1="{x1 + 70}" y1="{y1}" x2="{x2 - 70}" y2="{y2}" stroke="{colour}" '
                      f'stroke-width="{1 + 5 * n / top:.1f}"{dash}><title>{html.escape(a)} → {html.escape(b)}: {n}'
                      f"</title></line>")
@@ -192,8 +195,9 @@ Duration: {_fmt(done.get('totalDuration'), 1)} s</div></header>
 </table></section>
 <section id="timeline"><h2>Execution timeline</h2>{timeline}</section>
 <section id="path-tree"><h2>Navigation paths</h2><p class="note">Pages as nodes, transitions as edges (thicker: taken
-more often); dashed red: a step back to a page as near the start or nearer; green: the shortest path to the goal.</p>
-{path_graph(ends)}</section>
+more often); dashed red: a step back to a page as near the start or nearer; green: the shortest path to the goal in
+the navigation graph (dotted where no run took it). {html.escape(_graph_note(records))}</p>
+{path_graph(ends, edges_in(records))}</section>
 {comparison}
 </body></html>"""
 
@@ -216,6 +220,13 @@ def _runs(records: list[dict[str, Any]]) -> dict[str, list[tuple[dict[str, Any],
         elif kind == "scenario_end":
             runs[key[0]].append((record, running[key].pop(0) if running[key] else []))
     return runs
+
+
+def _graph_note(records: list[dict[str, Any]]) -> str:
+    graphs = [r["navGraph"] for r in records if isinstance(r.get("navGraph"), dict)]
+    if not graphs:
+        return "The run built no navigation graph: shortest paths use the runs' own transitions."
+    return f"Navigation graph: {graphs[-1].get('note') or 'no note'}."
 
 
 def _timeline(records: list[dict[str, Any]]) -> str:

@@ -124,6 +124,8 @@ class ScenarioRunner:
         self.saved_states: dict[str, Path] = {}  # session.save names -> storage state files
         self.page_opened: Callable[[Page], None] | None = None  # the studio shows each scenario's page live
         self.stop_requested: Callable[[], bool] = lambda: False  # checked before every step (the tester's Cancel)
+        self.keep_signed_in = False  # keep the first signed-in state a successful run ends with (for a crawl)
+        self.signed_in_state: Path | None = None
 
     async def run(self, scenario: Scenario) -> ScenarioResult:
         number = self.runs[scenario.id] = self.runs.get(scenario.id, 0) + 1
@@ -157,6 +159,9 @@ class ScenarioRunner:
                             self.session_reuse or scenario.context.session_reuse):
                         key = _signed_in_as(variables)
                         self.saved_states[key] = await self._save_state(context, key)
+                    if (result.status == "success" and context is not None and self.keep_signed_in
+                            and self.signed_in_state is None and credentials(variables)):
+                        self.signed_in_state = await self._save_state(context, "signed-in-for-crawl")
         finally:
             if context is not None:
                 result.trace = await capture.stop(context, result.status)

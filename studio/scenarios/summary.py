@@ -1,9 +1,10 @@
 """The metrics of a run, per scenario, from its scenario_end records alone — so the live run (which writes them into
 run_end) and `studio report RUN.jsonl` (which reads them back from the log) compute them the same way.
 
-Path optimality needs a shortest path: it comes from the navigation graph of the run itself — every page-to-page
-transition any run of any scenario made (pages as nodes, transitions as edges) — searched breadth-first from the
-scenario's start page to the page where a successful run ended. Steps are page transitions there (typing into a
+Path optimality needs a shortest path: it comes from the navigation graph — the edges the studio found itself (a
+crawl of the app, the preflight's UI map: the log's `navGraph`, see navgraph.py) together with every page-to-page
+transition any run of any scenario made (pages as nodes) — searched breadth-first from the scenario's start page to
+the page where a successful run ended. Steps are page transitions there (typing into a
 sign-in form moves no page): optimality = shortest transitions / the run's transitions (1.0 when both are 0).
 """
 
@@ -71,10 +72,16 @@ def run_optimality(end: dict[str, Any], edges: Iterable[Edge]) -> float | None:
     return path_optimality(best, taken)
 
 
-def scenario_metrics(ends: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def navigation_edges(ends: Iterable[dict[str, Any]], graph: Iterable[Edge] = ()) -> set[Edge]:
+    """The graph shortest paths are searched in: the given (crawled) edges and the runs' own transitions."""
+    return {(a, b) for a, b in [*graph, *transitions(ends)] if a != b}
+
+
+def scenario_metrics(ends: list[dict[str, Any]], graph: Iterable[Edge] = ()) -> dict[str, dict[str, Any]]:
     """Per scenario id: runs, pass rate, median steps and duration, click entropy over all its runs, median
-    backtracks, median path optimality, median time to first action, hints used, tokens per success."""
-    edges = list(transitions(ends))
+    backtracks, median path optimality (on `graph` and the runs' transitions), median time to first action, hints
+    used, tokens per success."""
+    edges = navigation_edges(ends, graph)
     grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for end in ends:
         grouped[str(end.get("scenarioId"))].append(end)

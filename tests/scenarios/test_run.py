@@ -69,11 +69,68 @@ def test_the_five_scenarios_pass_against_the_demo_and_pass_the_gate(browser_info
 @pytest.mark.timeout(200)
 def test_session_reuse_skips_the_sign_in(browser_info, tmp_path):
     scenario = SCENARIOS / "smoke" / "login-and-open-credit-report.yaml"
-    done = studio("run", str(scenario), "--demo", "--repeat", "2", "--session-reuse", "--out", str(tmp_path))
+    done = studio("run", str(scenario), "--demo", "--repeat", "2", "--session-reuse", "--no-crawl", "--out",
+                  str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "Navigation graph: crawl skipped (--no-crawl)" in done.stdout and "signed-in crawl" not in done.stdout
+    first = records(tmp_path / "results.jsonl")[0]
+    assert first["navGraph"]["edges"] == [] and first["navGraph"]["note"] == "crawl skipped (--no-crawl)"
     cold, warm = [r for r in records(tmp_path / "results.jsonl") if r["type"] == "scenario_end"]
     assert not cold["reusedSession"] and warm["reusedSession"]
     assert warm["steps"] <= 6 and warm["steps"] < cold["steps"] <= 12, (cold["steps"], warm["steps"])
+
+
+@pytest.mark.timeout(300)
+def test_the_crawled_graph_gives_one_run_its_optimality_and_the_report_recomputes_it(browser_info, tmp_path):
+    from studio.scenarios.navgraph import edges_in
+    from studio.scenarios.summary import navigation_edges, scenario_metrics, shortest, transitions
+
+    done = studio("run", str(SCENARIOS / "smoke" / "login-and-open-credit-report.yaml"),
+                  str(SCENARIOS / "regression"), "--demo", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Navigation graph: crawl: " in done.stdout and "Navigation graph: signed-in crawl: " in done.stdout
+    log = records(tmp_path / "results.jsonl")
+    ends = [r for r in log if r["type"] == "scenario_end"]
+    assert len(ends) == 2 and all(e["status"] == "success" for e in ends)
+    before, after = log[0]["navGraph"], log[-1]["navGraph"]
+    assert before["sources"] == ["crawl"] and after["sources"] == ["crawl", "signed-in crawl"]
+    assert set(map(tuple, before["edges"])) < set(map(tuple, after["edges"]))
+    # the crawl reached pages no run visited; every run's pages are in the joined graph
+    graph = navigation_edges(ends, edges_in(log))
+    visited = {p for e in ends for p in e["urlHistory"]}
+    assert set(after["pages"]) - visited and visited <= {p for edge in graph for p in edge}
+    # live == recomputed from the log alone, and equal to shortest / taken worked out here
+    live = log[-1]["scenarioMetrics"]
+    assert live == scenario_metrics(ends, edges_in(log))
+    report = studio("report", str(tmp_path / "results.jsonl"), "--out", str(tmp_path / "again.html"))
+    assert report.returncode == 0 and "match the ones the run wrote" in report.stdout, report.stdout + report.stderr
+    shorter = 0
+    for end in ends:
+        pages = [p for i, p in enumerate(end["urlHistory"]) if i == 0 or end["urlHistory"][i - 1] != p]
+        best = shortest(graph, pages[0], pages[-1])
+        assert best is not None and live[end["scenarioId"]]["medianOptimality"] == round(best / (len(pages) - 1), 4)
+        own = shortest(transitions([end]), pages[0], pages[-1])
+        shorter += best < own  # the crawl knew a shorter route than the one run of this scenario took
+    assert shorter >= 1, [(e["scenarioId"], e["urlHistory"]) for e in ends]
+    assert "dotted where no run took it" in (tmp_path / "again.html").read_text(encoding="utf-8")
+    assert not list(tmp_path.rglob("signed-in-for-crawl*"))  # the state kept for the crawl is gone
+
+
+@pytest.mark.timeout(120)
+def test_a_crawl_that_fails_is_said_and_the_run_goes_on(browser_info, tmp_path):
+    import socket
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    done = studio("run", str(SCENARIOS / "smoke" / "search-help-centre.yaml"), "--base-url",
+                  f"http://127.0.0.1:{port}", "--out", str(tmp_path))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "The navigation crawl failed (no start page could be loaded" in done.stdout
+    assert "path optimality uses only the transitions the runs make." in done.stdout
+    log = records(tmp_path / "results.jsonl")
+    assert log[0]["navGraph"]["note"].startswith("crawl failed: ") and log[0]["navGraph"]["edges"] == []
+    assert [r["type"] for r in log][-2:] == ["scenario_end", "run_end"]
 
 
 @pytest.mark.timeout(200)
