@@ -19,6 +19,7 @@ from studio.app.job_service import JobService
 from studio.app.project_service import ProjectService
 from studio.scenarios.batch import scenario_files
 from studio.scenarios.job import ScenarioJob, ScenarioRunOutcome, run_folder
+from studio.scenarios.navgraph import edges_in
 from studio.scenarios.spec import Scenario
 from studio.scenarios.validation import Problem, check_scenario, check_text
 from studio.store.scenario_runs import ScenarioRun, ScenarioRunStore
@@ -181,6 +182,14 @@ class ScenarioService(JobService):
     def ends(self, scenario_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         store = self.store_or_none()
         return store.ends(scenario_id) if store is not None else []
+
+    def graph(self) -> set[tuple[str, str]]:
+        """The navigation graph the project's runs crawled (their navGraph records), for shortest paths."""
+        store = self.store_or_none()
+        if store is None:
+            return set()
+        return edges_in(r for run in store.runs() for r in store.records(run.id) if r.get("type") in ("run_start",
+                                                                                                     "run_end"))
 
     def shots(self, run_id: str, scenario_id: str) -> dict[int, int]:
         store = self.store_or_none()

@@ -89,7 +89,9 @@ class ScenarioJob:
         control.claim(self.run_id)
         if self.store is not None:
             self.store.start_run(self.run_id, self.base_url, str(self.folder), [s.id for s in self.scenarios])
-        options = BatchOptions(base_url=self.base_url, out=self.folder, session_reuse=self.session_reuse)
+        # A crawl for the navigation graph costs seconds: done when the whole folder runs, not for one scenario.
+        options = BatchOptions(base_url=self.base_url, out=self.folder, session_reuse=self.session_reuse,
+                               crawl=len(self.scenarios) > 1)
         hooks = BatchHooks(browser=self.browser, run_id=self.run_id, record=self._record,
                            page_opened=self.page_opened, should_stop=lambda: control.cancel_requested,
                            scenario_ended=self._scenario_ended)

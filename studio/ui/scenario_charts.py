@@ -7,7 +7,7 @@ Both keep their plot items and update them in place (setData), never rebuilding 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pyqtgraph as pg
@@ -43,9 +43,10 @@ class PathTreeChart(pg.PlotWidget):
         self.addItem(self.nodes)
         self.selected: str | None = None
 
-    def show_runs(self, ends: Sequence[dict[str, Any]]) -> PathTree:
-        """Draw the runs' scenario_end records (their urlHistory and status)."""
-        tree = self.tree = path_tree(ends)
+    def show_runs(self, ends: Sequence[dict[str, Any]], graph: Iterable[tuple[str, str]] = ()) -> PathTree:
+        """Draw the runs' scenario_end records (their urlHistory and status); the shortest path is searched in
+        `graph` (the crawled navigation graph) too, its edges no run took drawn dotted."""
+        tree = self.tree = path_tree(ends, graph)
         self.positions = {page: (COLUMN_GAP * tree.depth[page], ROW_GAP * tree.row(page)) for page in tree.depth}
         for _edge, item in self.edge_items:
             self.removeItem(item)
@@ -57,13 +58,16 @@ class PathTreeChart(pg.PlotWidget):
             pen = QPen(QColor(BEST if best else BACK if back else PLAIN))
             pen.setWidthF(1.0 + 5.0 * count / top)
             pen.setCosmetic(True)
-            if back and not best:
+            if count == 0:
+                pen.setStyle(Qt.PenStyle.DotLine)  # on the shortest path, taken by no run
+            elif back and not best:
                 pen.setStyle(Qt.PenStyle.DashLine)
             bend = 0.35 if back else 0.0  # a step back curves below the forward edges it would hide
             xs = [x1, (x1 + x2) / 2, x2]
             ys = [y1, (y1 + y2) / 2 + bend, y2]
             item = pg.PlotDataItem(xs, ys, pen=pen)
-            item.setToolTip(f"{edge[0]} → {edge[1]}: taken {count} time(s)"
+            item.setToolTip(f"{edge[0]} → {edge[1]}: taken {count} time(s)" + (" (found by the crawl)" if not count
+                                                                                   else "")
                             + (" — on the shortest path" if best else " — a step back" if back else ""))
             item.setZValue(-1)
             self.addItem(item)

@@ -61,7 +61,7 @@ class PathsPanel(QWidget):
     def show_scenario(self, scenario_id: str) -> None:
         self.scenario_id = scenario_id
         ends = self.service.ends(scenario_id)
-        self.tree.show_runs([end for _run, end in ends])
+        self.tree.show_runs([end for _run, end in ends], self.service.graph())
         per_run: dict[str, list[dict]] = {}
         for run_id, end in ends:
             per_run.setdefault(run_id, []).append(end)

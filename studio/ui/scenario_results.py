@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.app.scenario_service import ScenarioService
-from studio.scenarios.summary import run_optimality, transitions
+from studio.scenarios.summary import navigation_edges, run_optimality
 
 COLUMNS = ("Scenario", "Status", "Steps", "Duration", "Optimality", "Why")
 STATUS_COLOURS = {"success": "#16a34a", "failure": "#dc2626", "error": "#b45309"}
@@ -117,7 +117,7 @@ class ResultsPanel(QWidget):
         self.run_id = run_id
         run = next((r for r in self.service.runs() if r.id == run_id), None)
         ends = self.service.records(run_id, "scenario_end") if run_id else []
-        edges = list(transitions(end for _run, end in self.service.ends()))
+        edges = navigation_edges((end for _run, end in self.service.ends()), self.service.graph())
         chosen = self.selected_scenario()
         self.table.blockSignals(True)
         self.table.setRowCount(0)
