@@ -1,0 +1,85 @@
+"""`studio pilot URL`: open a page and hand it to an AI through files (seed 003's file protocol).
+
+The AI reads observation.json in the session folder and writes action.json; the command runs until a batch says
+"done": true, --max-steps actions ran, or Ctrl+C (a clean stop: status DONE and report.json written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from studio.cli.browser_options import add_browser_options, browser_endpoint
+
+
+def _pilot(args: argparse.Namespace) -> int:
+    import asyncio
+    import signal
+
+    from studio.browser.errors import BrowserError
+    from studio.browser.urls import normalize_url
+    from studio.pilot.session import PilotEvent, PilotOptions, PilotSession
+    from studio.runtime import EngineRuntime
+    from studio.settings import load_settings
+
+    try:
+        url = normalize_url(args.url, allow_files=args.allow_file_urls)
+    except ValueError as error:
+        print(f"error: {error}.", file=sys.stderr)
+        return 2
+    if args.max_steps < 1:
+        print("error: --max-steps must be at least 1.", file=sys.stderr)
+        return 2
+    endpoint = browser_endpoint(args)
+    options = PilotOptions(goal=args.goal, max_steps=args.max_steps,
+                           screenshot="base64" if args.screenshot == "base64" else "path")
+
+    def tell(event: PilotEvent) -> None:
+        if event.kind in ("warning", "error"):
+            print(f"{event.kind}: {event.data}", file=sys.stderr, flush=True)
+        elif event.kind == "observation":
+            print(f"observation {event.data['stepNumber']}: {event.data['currentUrl']}", file=sys.stderr, flush=True)
+
+    async def pilot() -> int:
+        async with EngineRuntime(load_settings(), None, record=False) as runtime:
+            overrides = {"browser_endpoint": endpoint} if endpoint else {}
+            session = await runtime.start_browser(headless=not args.headed, label="studio pilot", **overrides)
+            await session.goto(url)
+            pilot = PilotSession(session.page, Path(args.sessions_dir), options, tell)
+            loop = asyncio.get_running_loop()
+            for name in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(name, pilot.stop)
+            print(f"Session folder: {pilot.folder.resolve()}\n"
+                  f"Read observation.json there and write action.json, e.g.\n"
+                  '  {"reasoning": "…", "actions": [{"action": "click", "selector": "text=Next"}]}\n'
+                  'A batch with "done": true ends the session; so does Ctrl+C.', flush=True)
+            report = await pilot.run()
+        print(f"Done ({report.endReason}): {report.actionsExecuted} action(s) executed, {report.actionsFailed} "
+              f"failed, {report.actionsRefused} refused. Report: {pilot.folder.resolve() / 'report.json'}", flush=True)
+        return 0
+
+    try:
+        return asyncio.run(pilot())
+    except BrowserError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    pilot = commands.add_parser(
+        "pilot", help="let an AI drive a page through observation.json / action.json files",
+        description="Open URL and hand the page to an AI through files (the pilot protocol): the AI reads "
+                    "observation.json in the session folder and writes action.json. Every action goes through the "
+                    "race preflight, so a blocked one reports its facts in the next observation. Runs until a batch "
+                    "says \"done\": true, --max-steps actions ran, or Ctrl+C.")
+    pilot.add_argument("url", metavar="URL")
+    pilot.add_argument("--goal", default="", metavar="TEXT", help="what the AI should reach (in every observation)")
+    pilot.add_argument("--sessions-dir", default="pilot-sessions", metavar="DIR",
+                       help="where session folders are made (default ./pilot-sessions)")
+    pilot.add_argument("--max-steps", type=int, default=50, metavar="N",
+                       help="stop after this many executed actions (default 50)")
+    pilot.add_argument("--screenshot", choices=("path", "base64"), default="path",
+                       help="observation.json names the screenshot file (default) or carries it in base64")
+    add_browser_options(pilot)
+    pilot.set_defaults(handler=_pilot)

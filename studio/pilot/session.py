@@ -1,0 +1,285 @@
+"""PilotSession: the file protocol's loop (seed 003's session manager) on one page.
+
+It writes the first observation, then watches the session folder with the OS's file watcher (watchfiles) for
+action.json; each file is moved aside, its batch is run (stopping at the first failing action when stopOnError), and
+the next observation is written. It ends when max_steps actions were executed, a batch says "done": true, or stop()
+is called; then the status is DONE and report.json sums the session up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from playwright.async_api import Page
+from pydantic import BaseModel, Field
+from watchfiles import awatch
+
+from studio.pilot.actions import ActionBatch, ActionFileError, parse_action_file
+from studio.pilot.executor import ActionOutcome, PilotExecutor
+from studio.pilot.files import ACTION_FILE, REPORT_FILE, SESSION_FILE, SessionFolder, Status
+from studio.pilot.observer import PageLog, dom_state, new_errors, now_ms, performance, screenshot
+from studio.pilot.progress import ProgressTracker, progress_indicator
+from studio.race.errors import RaceError
+
+log = logging.getLogger(__name__)
+
+PREVIOUS_ACTIONS = 30  # the newest actions an observation lists
+WATCH_STEP_MS = 50  # a change counts once the folder has been quiet this long (a writer that writes in pieces)
+
+EventKind = Literal["status", "observation", "batch", "outcome", "warning", "error", "done"]
+EndReason = Literal["done", "max_steps", "stopped", "page_closed"]
+
+
+class PilotOptions(BaseModel):
+    """What a pilot session is for and how long it may run."""
+
+    goal: str = ""
+    max_steps: int = Field(default=50, ge=1, description="Actions executed (refused ones do not count).")
+    screenshot: Literal["path", "base64"] = "path"
+
+
+class PilotReport(BaseModel):
+    """report.json: how the session went."""
+
+    folder: str
+    goal: str
+    startUrl: str
+    finalUrl: str
+    endReason: EndReason
+    steps: int = Field(description="Observations written.")
+    actionsExecuted: int
+    actionsFailed: int
+    actionsRefused: int
+    normalizations: list[dict[str, Any]]
+    warnings: list[str]
+    startedAt: int
+    durationMs: int
+
+
+@dataclass
+class PilotEvent:
+    """What the session tells its listener, on the event loop thread: kind "status" (the status text),
+    "observation" (the dict written), "batch" (ActionBatch), "outcome" (ActionOutcome), "warning" (text),
+    "error" (a malformed action file's message) or "done" (PilotReport)."""
+
+    kind: EventKind
+    data: Any
+
+
+class PilotSession:
+    """One pilot session on `page`, in a new folder `<sessions_dir>/exploration-<epoch ms>/`."""
+
+    def __init__(self, page: Page, sessions_dir: Path, options: PilotOptions | None = None,
+                 listener: Callable[[PilotEvent], None] | None = None) -> None:
+        self.page = page
+        self.options = options or PilotOptions()
+        self.listener = listener
+        self.files = SessionFolder(Path(sessions_dir))
+        self.executor = PilotExecutor(page, self.files.path / "screenshots")
+        self.progress = ProgressTracker()
+        self.status: Status = "WAITING_FOR_AI"
+        self.step = 0
+        self.taken_over = False
+        self.previous_actions: list[dict[str, Any]] = []
+        self.executed = self.failed = self.refused = 0
+        self.normalizations: list[dict[str, Any]] = []
+        self.warnings: list[str] = []
+        self._warned = 0  # how many of the warnings an observation has carried
+        self.report: PilotReport | None = None
+        self._end_reason: EndReason | None = None
+        self._wake = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._log: PageLog | None = None
+        self._started_at = now_ms()
+        self._start_url = ""
+
+    @property
+    def folder(self) -> Path:
+        """The session folder (known before run() creates it)."""
+        return self.files.path
+
+    # -- control -------------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """End the session after the action running now; run() then writes the report and returns."""
+        self._end_reason = self._end_reason or "stopped"
+        self._stop.set()
+        self._wake.set()
+
+    def take_over(self) -> None:
+        """The tester drives: action files wait (unread) until hand_back."""
+        self.taken_over = True
+        self._write_session()
+
+    async def hand_back(self, tester_actions: list[dict[str, Any]]) -> None:
+        """The AI drives again: the tester's actions join previousActions (by "tester") and a fresh observation
+        is written; a waiting action file is read next."""
+        self.taken_over = False
+        for action in tester_actions:
+            self.previous_actions.append({"action": action.get("action"), "selector": action.get("selector"),
+                                          "description": action.get("description"), "by": "tester"})
+        self._write_session()
+        await self._observe()
+        self._wake.set()
+
+    # -- the loop ------------------------------------------------------------------------------------
+
+    async def run(self) -> PilotReport:
+        """Run until done, max_steps or stop(); returns the report (also in report.json)."""
+        self.files.create()
+        self._log = PageLog(self.page)
+        self._start_url = self.page.url
+        self._write_session()
+        watcher = asyncio.create_task(self._watch())
+        try:
+            await self._observe()
+            self._set_status("WAITING_FOR_AI")
+            self._wake.set()  # an action file written before the watcher started is read too
+            while self._end_reason is None:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._end_reason is None and not self.taken_over and self.files.action_file.exists():
+                    await self._consume()
+        except RaceError as error:
+            if error.kind != "context_closed":
+                raise
+            self._end_reason = "page_closed"
+            self._warn("The page was closed; the session ends.")
+        finally:
+            self._stop.set()
+            watcher.cancel()
+            self._log.detach()
+            self._finish()
+        assert self.report is not None
+        return self.report
+
+    async def _watch(self) -> None:
+        async for _changes in awatch(self.folder, watch_filter=lambda _change, path: Path(path).name == ACTION_FILE,
+                                     stop_event=self._stop, step=WATCH_STEP_MS, recursive=False):
+            self._wake.set()
+
+    async def _consume(self) -> None:
+        taken = self.files.take_action_file()
+        if taken is None:
+            return
+        text, _kept = taken
+        self._set_status("RUNNING")
+        try:
+            batch = parse_action_file(text)
+        except ActionFileError as error:
+            self._emit("error", str(error))
+            await self._observe(error=str(error))
+            self._set_status("WAITING_FOR_AI")
+            return
+        self._emit("batch", batch)
+        last_batch = await self._run_batch(batch)
+        if batch.done and self._end_reason is None:
+            self._end_reason = "done"
+        await self._observe(last_batch=last_batch)
+        if self._end_reason is None:
+            self._set_status("WAITING_FOR_AI")
+
+    async def _run_batch(self, batch: ActionBatch) -> dict[str, Any]:
+        outcomes: list[ActionOutcome] = []
+        failed_at: int | None = None
+        for index, action in enumerate(batch.actions):
+            if self._stop.is_set():
+                break
+            if self.executed >= self.options.max_steps:
+                self._end_reason = "max_steps"
+                self._warn(f"The session reached its limit of {self.options.max_steps} actions; "
+                           f"{len(batch.actions) - index} action(s) of the batch did not run.")
+                break
+            outcome = await self.executor.execute(action, index)
+            outcomes.append(outcome)
+            self._count(outcome)
+            self._emit("outcome", outcome)
+            if not outcome.ok and failed_at is None:
+                failed_at = index
+                if batch.stopOnError:
+                    break
+        if self.executed >= self.options.max_steps and self._end_reason is None:
+            self._end_reason = "max_steps"
+        return {"reasoning": batch.reasoning, "outcomes": [o.model_dump(mode="json") for o in outcomes],
+                "failedAt": failed_at, "stoppedEarly": len(outcomes) < len(batch.actions)}
+
+    def _count(self, outcome: ActionOutcome) -> None:
+        if outcome.refused:
+            self.refused += 1
+            self._warn(outcome.error or "An action was refused as a repetition.")
+            return
+        self.executed += 1
+        self.failed += not outcome.ok
+        given = outcome.action
+        self.previous_actions.append({"action": given.get("action"), "selector": given.get("selector"),
+                                      "description": given.get("description"), "by": "ai"})
+        if outcome.rules:
+            self.normalizations.append({"original": given.get("selector"), "normalized": outcome.selector,
+                                        "rules": outcome.rules})
+
+    # -- observations --------------------------------------------------------------------------------
+
+    async def _observe(self, last_batch: dict[str, Any] | None = None, error: str | None = None) -> dict[str, Any]:
+        assert self._log is not None
+        self.step += 1
+        state = await dom_state(self.page)
+        console, network = self._log.drain()
+        shot = await screenshot(self.page, self.folder, self.step, self.options.screenshot)
+        if shot is None:
+            self._warn("The page could not be captured for this observation's screenshot.")
+        indicator = progress_indicator("\n".join(state["visibleText"]), self.page.url, state["title"])
+        if self.progress.see(indicator):
+            self._warn(self.progress.warning())
+        warnings, self._warned = self.warnings[self._warned:], len(self.warnings)
+        observation: dict[str, Any] = {
+            "stepNumber": self.step, "timestamp": now_ms(), "goal": self.options.goal, "currentUrl": self.page.url,
+            "screenshot": shot, "domState": state, "consoleLogs": console, "networkRequests": network,
+            "newErrors": new_errors(console, network), "performance": await performance(self.page),
+            "previousActions": self.previous_actions[-PREVIOUS_ACTIONS:],
+            "progress": {"indicator": indicator, "stuck": self.progress.stuck},
+            "lastBatch": last_batch, "warnings": warnings, "error": error,
+        }
+        self.files.write_observation(observation)
+        self._emit("observation", observation)
+        return observation
+
+    # -- files and events ----------------------------------------------------------------------------
+
+    def _write_session(self) -> None:
+        self.files.write_json(SESSION_FILE, {
+            "startUrl": self._start_url, "goal": self.options.goal, "startedAt": self._started_at,
+            "maxSteps": self.options.max_steps, "screenshot": self.options.screenshot, "takenOver": self.taken_over})
+
+    def _set_status(self, status: Status) -> None:
+        self.status = status
+        self.files.write_status(status)
+        self._emit("status", status)
+
+    def _warn(self, text: str) -> None:
+        self.warnings.append(text)
+        self._emit("warning", text)
+
+    def _emit(self, kind: EventKind, data: Any) -> None:
+        if self.listener is None:
+            return
+        try:
+            self.listener(PilotEvent(kind, data))
+        except Exception:  # a listener's bug must not end the session
+            log.exception("the pilot session's listener failed on %s", kind)
+
+    def _finish(self) -> None:
+        self.report = PilotReport(
+            folder=str(self.folder), goal=self.options.goal, startUrl=self._start_url,
+            finalUrl="" if self.page.is_closed() else self.page.url, endReason=self._end_reason or "stopped",
+            steps=self.step, actionsExecuted=self.executed, actionsFailed=self.failed, actionsRefused=self.refused,
+            normalizations=self.normalizations, warnings=self.warnings, startedAt=self._started_at,
+            durationMs=now_ms() - self._started_at)
+        self.files.write_json(REPORT_FILE, self.report.model_dump(mode="json"))
+        self._set_status("DONE")
+        self._emit("done", self.report)
