@@ -246,6 +246,15 @@ class RaceService(QObject):
             self._spawn(self._stop_recording(), "finishing the recording")
         self.recordingChanged.emit(on)
 
+    async def input_settled(self) -> None:
+        """Wait until the tester's input so far has reached the page and its steps are recorded."""
+        driver = self.driver
+        if driver is None:
+            return
+        async with driver.lock:
+            await self.browser.input_sent()
+            await self.tester.flush_field()
+
     async def _stop_recording(self) -> None:
         driver = self.driver
         if driver is None:

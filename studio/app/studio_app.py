@@ -7,6 +7,7 @@ from studio.app.case_service import CaseService
 from studio.app.game_service import GameService
 from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
+from studio.app.pilot_service import PilotService
 from studio.app.race_service import RaceService
 from studio.app.scenario_service import ScenarioService
 from studio.app.settings_service import SettingsService
@@ -32,6 +33,7 @@ class StudioServices:
         self.cases = CaseService(self.project)
         self.games = GameService(self.browser, self.project)
         self.scenarios = ScenarioService(self.browser, self.project)
+        self.pilot = PilotService(self.browser, self.project, self.race)
 
     def _settings_changed(self, settings: StudioSettings) -> None:
         self.runtime.settings = settings  # the next session, job budget and model follow them
@@ -41,6 +43,7 @@ class StudioServices:
         await self.playground.shutdown()
         await self.games.shutdown()
         await self.scenarios.shutdown()
+        await self.pilot.shutdown()
         await self.race.shutdown()
         await self.browser.shutdown()
         await self.runtime.aclose()

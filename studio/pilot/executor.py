@@ -101,9 +101,9 @@ class PilotExecutor:
         self._last = key
         if self._repeats >= MAX_REPEATS:
             outcome.refused = True
-            outcome.error = (f"Refused: this is the {self._repeats}th identical {action.action} in a row (the limit is "
-                             f"{MAX_REPEATS - 1}); it did not run. Repeating it will not change the page: read the "
-                             "observation and try something else.")
+            outcome.error = (f"Refused: this is the {_ordinal(self._repeats)} identical {action.action} in a row "
+                             f"(the limit is {MAX_REPEATS - 1}); it did not run. Repeating it will not change the page: "
+                             "read the observation and try something else.")
             return outcome
         try:
             with RequestWatch(self.race) as watch:
@@ -233,3 +233,9 @@ def _pixels(value: str, page: Page) -> float:
     except ValueError:
         size = page.viewport_size
         return float(size["height"]) if size else 600.0
+
+
+def _ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st…"""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"

@@ -21,6 +21,7 @@ from studio import __version__
 from studio.app.browser_service import BrowserService
 from studio.app.case_service import CaseService
 from studio.app.game_service import GameService
+from studio.app.pilot_service import PilotService
 from studio.app.scenario_service import ScenarioService
 from studio.app.playground_service import PlaygroundService
 from studio.app.project_service import ProjectService
@@ -39,6 +40,7 @@ from studio.ui.message_bar import MessageBar
 from studio.ui.playground_front import PlaygroundFront
 from studio.ui.project_tree import ProjectTree
 from studio.ui.race_front import RaceFront
+from studio.ui.pilot_front import PilotFront
 from studio.ui.scenario_front import ScenarioFront
 from studio.ui.url_bar import UrlBar
 from studio.ui.workspaces import EXPLORE, PLAYGROUND, Workspaces
@@ -55,7 +57,7 @@ class StudioWindow(QMainWindow):
     def __init__(self, browser: BrowserService, project: ProjectService, settings: SettingsService,
                  race: RaceService | None = None, playground: PlaygroundService | None = None,
                  cases: CaseService | None = None, games: GameService | None = None,
-                 scenarios: ScenarioService | None = None) -> None:
+                 scenarios: ScenarioService | None = None, pilot: PilotService | None = None) -> None:
         super().__init__()
         self.browser = browser
         self.project = project
@@ -98,6 +100,7 @@ class StudioWindow(QMainWindow):
             self.workspaces.register(PLAYGROUND)
         self.games: GameFront | None = GameFront(self, games) if games is not None else None
         self.scenarios: ScenarioFront | None = ScenarioFront(self, scenarios) if scenarios is not None else None
+        self.pilot: PilotFront | None = PilotFront(self, pilot) if pilot is not None else None
         self.workspaces.add_switcher(self.url_bar)
         self.workspaces.start()  # the last session's workspace, with its layout
 
@@ -334,4 +337,5 @@ def _with_suffix(path: str) -> str:
 def build_window(services: StudioServices) -> StudioWindow:
     """The window as `studio gui` builds it: every capability's docks and workspace on the services."""
     return StudioWindow(services.browser, services.project, services.settings, services.race, services.playground,
-                        services.cases, games=services.games, scenarios=services.scenarios)
+                        services.cases, games=services.games, scenarios=services.scenarios,
+                        pilot=services.pilot)

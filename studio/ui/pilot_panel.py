@@ -1,0 +1,213 @@
+"""The Pilot dock: start a pilot session on the live view's page (an outside AI then drives the browser by writing
+action.json into the session folder), the folder with a Copy button, the status, the warnings (normalized selectors,
+refused repetitions, stuck progress, malformed action files), the actions as they come with their outcome, the
+latest observation as a tree, and Take Over / Hand Back so the tester can act between the AI's batches."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+STATUS_COLOURS = {"WAITING_FOR_AI": "#2563eb", "RUNNING": "#ca8a04", "DONE": "#16a34a", "TAKEN_OVER": "#9333ea"}
+STATUS_WORDS = {"WAITING_FOR_AI": "Waiting for the AI's action.json", "RUNNING": "Running the AI's actions",
+                "DONE": "Done", "TAKEN_OVER": "Taken over: act in the live view, then Hand Back"}
+MAX_TREE_ITEMS = 400  # an observation's visible text can be long: the tree shows the first items of a list
+
+
+def fill_tree(parent: QTreeWidgetItem | QTreeWidget, value: Any, key: str = "") -> None:
+    """Add `value` (JSON) under `parent`: objects and lists as branches, scalars as `key: value` leaves."""
+    def add(text: str, detail: str = "") -> QTreeWidgetItem:
+        item = QTreeWidgetItem([text, detail])
+        if isinstance(parent, QTreeWidget):
+            parent.addTopLevelItem(item)
+        else:
+            parent.addChild(item)
+        return item
+
+    if isinstance(value, dict):
+        branch = add(key, f"{len(value)} field(s)") if key else parent
+        for name, item in value.items():
+            fill_tree(branch, item, str(name))
+    elif isinstance(value, list):
+        branch = add(key, f"{len(value)} item(s)")
+        for index, item in enumerate(value[:MAX_TREE_ITEMS]):
+            fill_tree(branch, item, f"[{index}]")
+    else:
+        text = value if isinstance(value, str) else json.dumps(value)
+        leaf = add(key, text if len(text) < 300 else text[:300] + "…")
+        leaf.setToolTip(1, text[:2000])
+
+
+def outcome_words(outcome: dict[str, Any]) -> tuple[str, str]:
+    """("✓ done" | "✗ failed" | "⛔ blocked" | "↺ refused", the reason) of an action outcome."""
+    if outcome.get("refused"):
+        return "↺ refused", str(outcome.get("error") or "a repeated action")
+    blocked = outcome.get("blocked")
+    if blocked:
+        return "⛔ blocked", str(blocked.get("reason", "") if isinstance(blocked, dict) else blocked)
+    if outcome.get("ok"):
+        return "✓ done", ""
+    return "✗ failed", str(outcome.get("error") or "")
+
+
+class PilotPanel(QWidget):
+    """The pilot session's controls and what it shows; the front connects it to the PilotService."""
+
+    startRequested = Signal(str, int)  # goal, max steps
+    stopRequested = Signal()
+    takeOverToggled = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.goal = QLineEdit(self)
+        self.goal.setPlaceholderText("What the AI should do, e.g. “File a dispute for the Visa card”")
+        self.goal.setAccessibleName("Pilot goal")
+        self.max_steps = QSpinBox(self)
+        self.max_steps.setRange(1, 1000)
+        self.max_steps.setValue(50)
+        self.max_steps.setAccessibleName("Maximum actions")
+        self.start_button = QPushButton("Start Pilot Session", self)
+        self.start_button.setToolTip("Start a pilot session on the page in the live view (Ctrl+Alt+I)")
+        self.start_button.clicked.connect(lambda: self.startRequested.emit(self.goal.text().strip(),
+                                                                          self.max_steps.value()))
+        self.stop_button = QPushButton("Stop", self)
+        self.stop_button.setToolTip("End the session: status DONE and report.json are written")
+        self.stop_button.setEnabled(False)
+        self.stop_button.clicked.connect(self.stopRequested.emit)
+        self.take_over = QPushButton("Take Over", self)
+        self.take_over.setCheckable(True)
+        self.take_over.setEnabled(False)
+        self.take_over.setToolTip("Act in the live view yourself; the AI's next actions wait until you hand back. "
+                                  "What you do appears in the next observation's previousActions.")
+        self.take_over.toggled.connect(self._toggled)
+        self.folder = QLineEdit(self)
+        self.folder.setReadOnly(True)
+        self.folder.setAccessibleName("Session folder")
+        self.folder.setPlaceholderText("The session folder appears here when a session starts")
+        self.copy_button = QPushButton("Copy", self)
+        self.copy_button.setToolTip("Copy the session folder's path (give it to the AI)")
+        self.copy_button.clicked.connect(self.copy_folder)
+        self.status = QLabel("No pilot session.", self)
+        self.status.setAccessibleName("Pilot status")
+        self.status.setWordWrap(True)
+        self.warnings = QListWidget(self)
+        self.warnings.setAccessibleName("Pilot warnings")
+        self.warnings.setMaximumHeight(90)
+        self.action_list = QTreeWidget(self)
+        self.action_list.setAccessibleName("Pilot actions")
+        self.action_list.setHeaderLabels(["#", "By", "Action", "Selector", "Outcome", "Why"])
+        self.action_list.setRootIsDecorated(False)
+        for column, width in enumerate((34, 48, 70, 170, 86)):
+            self.action_list.setColumnWidth(column, width)
+        self.observation = QTreeWidget(self)
+        self.observation.setAccessibleName("Latest observation")
+        self.observation.setHeaderLabels(["Field", "Value"])
+        self.observation.setColumnWidth(0, 170)
+
+        form = QFormLayout()
+        form.addRow("Goal", self.goal)
+        form.addRow("Max actions", self.max_steps)
+        buttons = QHBoxLayout()
+        for button in (self.start_button, self.stop_button, self.take_over):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        folder = QHBoxLayout()
+        folder.addWidget(self.folder, 1)
+        folder.addWidget(self.copy_button)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.action_list)
+        split.addWidget(self.observation)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addLayout(folder)
+        layout.addWidget(self.status)
+        layout.addWidget(self.warnings)
+        layout.addWidget(split, 1)
+        self.count = 0
+
+    # -- what the service says ------------------------------------------------------------------------
+
+    def session_started(self, folder: str) -> None:
+        self.folder.setText(folder)
+        self.action_list.clear()
+        self.warnings.clear()
+        self.observation.clear()
+        self.count = 0
+        self.set_running(True)
+
+    def set_running(self, running: bool) -> None:
+        self.start_button.setEnabled(not running)
+        self.stop_button.setEnabled(running)
+        self.take_over.setEnabled(running)
+        if not running and self.take_over.isChecked():
+            self.take_over.blockSignals(True)
+            self.take_over.setChecked(False)
+            self.take_over.blockSignals(False)
+            self.take_over.setText("Take Over")
+
+    def show_status(self, status: str, detail: str = "") -> None:
+        colour = STATUS_COLOURS.get(status, "#374151")
+        words = STATUS_WORDS.get(status, status)
+        self.status.setText(f'<b style="color:{colour}">{status}</b> — {words}' + (f". {detail}" if detail else ""))
+
+    def show_observation(self, observation: dict[str, Any]) -> None:
+        self.observation.clear()
+        fill_tree(self.observation, observation)
+        for index in range(self.observation.topLevelItemCount()):
+            item = self.observation.topLevelItem(index)
+            if item is not None and item.text(0) in ("domState", "progress", "lastBatch", "newErrors"):
+                item.setExpanded(True)
+
+    def add_action(self, action: dict[str, Any], outcome: dict[str, Any] | None, by: str = "ai") -> QTreeWidgetItem:
+        self.count += 1
+        selector = str(action.get("selector") or action.get("url") or "")
+        normalized = (outcome or {}).get("selector")
+        if normalized and normalized != selector and (outcome or {}).get("rules"):
+            selector = f"{selector} → {normalized}"
+        mark, why = outcome_words(outcome) if outcome is not None else ("…", "")
+        item = QTreeWidgetItem([str(self.count), by, str(action.get("action", "")), selector, mark, why])
+        item.setToolTip(5, why)
+        rules = ", ".join((outcome or {}).get("rules") or [])
+        item.setToolTip(3, selector + (f"\n(normalized: {rules})" if rules else ""))
+        colour = {"✓": "#16a34a", "✗": "#dc2626", "⛔": "#b45309", "↺": "#9333ea"}.get(mark[:1])
+        if colour:
+            item.setForeground(4, QColor(colour))
+        self.action_list.addTopLevelItem(item)
+        self.action_list.scrollToItem(item)
+        return item
+
+    def add_warning(self, text: str, level: str = "warning") -> None:
+        item = QListWidgetItem(("⚠ " if level == "warning" else "✗ ") + text)
+        item.setForeground(QColor("#b45309" if level == "warning" else "#dc2626"))
+        item.setToolTip(text)
+        self.warnings.addItem(item)
+        self.warnings.scrollToBottom()
+
+    def copy_folder(self) -> None:
+        clipboard = QGuiApplication.clipboard()
+        if clipboard is not None and self.folder.text():
+            clipboard.setText(self.folder.text())
+
+    def _toggled(self, on: bool) -> None:
+        self.take_over.setText("Hand Back" if on else "Take Over")
+        self.takeOverToggled.emit(on)
