@@ -59,6 +59,8 @@ class ActionOutcome(BaseModel):
     refused: bool = False
     durationMs: int = 0
     detail: str | None = Field(default=None, description="What the action produced (a screenshot's path).")
+    secret: bool = Field(default=False, description="A type action into a password field (an export reads the value "
+                                                    "from the environment, never from the session).")
 
 
 class ActionFailed(Exception):
@@ -108,6 +110,8 @@ class PilotExecutor:
         try:
             with RequestWatch(self.race) as watch:
                 outcome.detail = await self._route(action, selector)
+                if action.action == "type" and selector:
+                    outcome.secret = await self._is_password(selector)
                 # What the action sent is answered before the next action or the observation looks at the page.
                 await watch.quiet(SETTLE_S, self.timeout_ms / 1000)
             outcome.ok = True
@@ -172,6 +176,13 @@ class PilotExecutor:
             name: ActionName = "fill" if kind == "type" else "select"
             raise ActionFailed(_first_line(error), await self._facts_about(name, selector)) from error
         return None
+
+    async def _is_password(self, selector: str) -> bool:
+        try:
+            return bool(await self.page.locator(selector).first.evaluate(
+                "(el) => el instanceof HTMLInputElement && el.type === 'password'", timeout=self.timeout_ms))
+        except PlaywrightError:
+            return False  # the field went away with what typing did (a submit on input): nothing to tell
 
     async def _ref(self, selector: str) -> str | None:
         """The race engine's ref of the first element the (Playwright) selector matches; None inside a shadow root,
