@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -92,10 +93,13 @@ class PilotExecutor:
         self.runner = ActionRunner(self.race, timeout_ms=timeout_ms)
         self._last: tuple | None = None
         self._repeats = 0
+        self.timing: Callable[[str], None] | None = None  # told "action_start" and "action_settled" (a benchmark)
 
     async def execute(self, action: PilotAction, index: int = 0) -> ActionOutcome:
         """Run `action`; never raises for what the page does (a closed page raises RaceError context_closed)."""
         started = time.monotonic()
+        if self.timing is not None:
+            self.timing("action_start")
         selector, rules = normalize_selector(action.selector) if action.selector else (None, [])
         outcome = ActionOutcome(index=index, action=action.given(), selector=selector, rules=rules, ok=False)
         key = (action.action, selector, action.value, action.url)
@@ -114,6 +118,8 @@ class PilotExecutor:
                     outcome.secret = await self._is_password(selector)
                 # What the action sent is answered before the next action or the observation looks at the page.
                 await watch.quiet(SETTLE_S, self.timeout_ms / 1000)
+            if self.timing is not None:
+                self.timing("action_settled")
             outcome.ok = True
         except ActionFailed as failure:
             outcome.error, outcome.blocked = str(failure), failure.blocked
