@@ -20,6 +20,12 @@ def _export(args: argparse.Namespace) -> int:
     from studio.store.errors import ProjectError
     from studio.store.project import ProjectFile
 
+    if args.pilot is not None:
+        if args.project is not None:
+            return _refuse("--pilot exports a pilot session folder; it takes no --project.")
+        return _export_pilot(args)
+    if args.project is None:
+        return _refuse("Give the project file with --project FILE (or a pilot session folder with --pilot DIR).")
     try:
         with ProjectFile.open(args.project, writable=False) as project:
             if args.cases is not None:
@@ -47,6 +53,24 @@ def _export_session(args: argparse.Namespace, steps: list[RecordedStep], known: 
     except ExportError as error:
         return _refuse(str(error))
     print(f"Exported {len(steps)} steps of session {args.session} as {args.lang} to {result.out}:")
+    return _report(result)
+
+
+def _export_pilot(args: argparse.Namespace) -> int:
+    from studio.export import ExportError, export_session
+    from studio.pilot.recording import RecordingError, load_recording, verdict
+    from studio.pilot.to_steps import pilot_steps
+
+    try:
+        recording = load_recording(args.pilot)
+        steps = pilot_steps(recording)
+        result = export_session(steps, args.lang, args.out, title=args.title or recording.goal or None)
+    except (RecordingError, ExportError) as error:
+        return _refuse(str(error))
+    outcomes = [verdict(o) for item in recording.files for o in item.outcomes or []]
+    left = len(outcomes) - outcomes.count("ok")
+    print(f"Exported pilot session {args.pilot.name} ({outcomes.count('ok')} successful action(s); {left} failed, "
+          f"blocked or refused, left out with a comment) as {args.lang} to {result.out}:")
     return _report(result)
 
 
@@ -96,13 +120,16 @@ def _refuse(sentence: str) -> int:
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    export = commands.add_parser("export", help="write a recorded session, or test cases, as a Playwright test "
-                                                "(Python or TypeScript)")
-    export.add_argument("--project", type=Path, required=True, metavar="FILE", help="the .studio project file")
+    export = commands.add_parser("export", help="write a recorded session, test cases or a pilot session as a "
+                                                "Playwright test (Python or TypeScript)")
+    export.add_argument("--project", type=Path, metavar="FILE", help="the .studio project file (for --session, --cases)")
     source = export.add_mutually_exclusive_group(required=True)
     source.add_argument("--session", metavar="ID", help="the recorded session to export")
     source.add_argument("--cases", metavar="all|ID,…", help="test cases to export: all, or case ids separated by "
                                                             "commas (one test file each)")
+    source.add_argument("--pilot", type=Path, metavar="DIR", help="a pilot session folder (exploration-<epoch ms>) "
+                                                                "to export: its successful actions, verify as "
+                                                                "assertions")
     export.add_argument("--lang", choices=["python", "typescript"], required=True,
                         help="pytest-playwright (python) or @playwright/test (typescript)")
     export.add_argument("--out", type=Path, required=True, metavar="DIR",

@@ -14,6 +14,19 @@ from studio.cli.browser_options import add_browser_options, browser_endpoint
 
 
 def _pilot(args: argparse.Namespace) -> int:
+    if args.replay is not None:
+        if args.url is not None:
+            print("error: give a URL to start a session, or --replay DIR to replay one, not both.", file=sys.stderr)
+            return 2
+        from studio.cli.pilot_replay import replay
+
+        return replay(args)
+    if args.out is not None:
+        print("error: --out is for --replay (the folder the replay's own session is written into).", file=sys.stderr)
+        return 2
+    if args.url is None:
+        print("error: give the URL to open (studio pilot URL), or --replay DIR.", file=sys.stderr)
+        return 2
     import asyncio
     import signal
 
@@ -68,12 +81,17 @@ def _pilot(args: argparse.Namespace) -> int:
 
 def register(commands: argparse._SubParsersAction) -> None:
     pilot = commands.add_parser(
-        "pilot", help="let an AI drive a page through observation.json / action.json files",
+        "pilot", help="let an AI drive a page through observation.json / action.json files (or replay a session)",
         description="Open URL and hand the page to an AI through files (the pilot protocol): the AI reads "
                     "observation.json in the session folder and writes action.json. Every action goes through the "
                     "race preflight, so a blocked one reports its facts in the next observation. Runs until a batch "
                     "says \"done\": true, --max-steps actions ran, or Ctrl+C.")
-    pilot.add_argument("url", metavar="URL")
+    pilot.add_argument("url", metavar="URL", nargs="?", help="the page to open (leave out with --replay)")
+    pilot.add_argument("--replay", type=Path, metavar="DIR",
+                       help="replay the session folder DIR in a fresh browser and compare each action's outcome "
+                            "with the recorded one (exit 0 when all match, 1 otherwise)")
+    pilot.add_argument("--out", type=Path, metavar="DIR",
+                       help="with --replay: keep the replay's own session folder in DIR (never over the original)")
     pilot.add_argument("--goal", default="", metavar="TEXT", help="what the AI should reach (in every observation)")
     pilot.add_argument("--sessions-dir", default="pilot-sessions", metavar="DIR",
                        help="where session folders are made (default ./pilot-sessions)")

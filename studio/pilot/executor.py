@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -59,6 +60,8 @@ class ActionOutcome(BaseModel):
     refused: bool = False
     durationMs: int = 0
     detail: str | None = Field(default=None, description="What the action produced (a screenshot's path).")
+    secret: bool = Field(default=False, description="A type action into a password field (an export reads the value "
+                                                    "from the environment, never from the session).")
 
 
 class ActionFailed(Exception):
@@ -90,10 +93,13 @@ class PilotExecutor:
         self.runner = ActionRunner(self.race, timeout_ms=timeout_ms)
         self._last: tuple | None = None
         self._repeats = 0
+        self.timing: Callable[[str], None] | None = None  # told "action_start" and "action_settled" (a benchmark)
 
     async def execute(self, action: PilotAction, index: int = 0) -> ActionOutcome:
         """Run `action`; never raises for what the page does (a closed page raises RaceError context_closed)."""
         started = time.monotonic()
+        if self.timing is not None:
+            self.timing("action_start")
         selector, rules = normalize_selector(action.selector) if action.selector else (None, [])
         outcome = ActionOutcome(index=index, action=action.given(), selector=selector, rules=rules, ok=False)
         key = (action.action, selector, action.value, action.url)
@@ -108,8 +114,12 @@ class PilotExecutor:
         try:
             with RequestWatch(self.race) as watch:
                 outcome.detail = await self._route(action, selector)
+                if action.action == "type" and selector:
+                    outcome.secret = await self._is_password(selector)
                 # What the action sent is answered before the next action or the observation looks at the page.
                 await watch.quiet(SETTLE_S, self.timeout_ms / 1000)
+            if self.timing is not None:
+                self.timing("action_settled")
             outcome.ok = True
         except ActionFailed as failure:
             outcome.error, outcome.blocked = str(failure), failure.blocked
@@ -172,6 +182,13 @@ class PilotExecutor:
             name: ActionName = "fill" if kind == "type" else "select"
             raise ActionFailed(_first_line(error), await self._facts_about(name, selector)) from error
         return None
+
+    async def _is_password(self, selector: str) -> bool:
+        try:
+            return bool(await self.page.locator(selector).first.evaluate(
+                "(el) => el instanceof HTMLInputElement && el.type === 'password'", timeout=self.timeout_ms))
+        except PlaywrightError:
+            return False  # the field went away with what typing did (a submit on input): nothing to tell
 
     async def _ref(self, selector: str) -> str | None:
         """The race engine's ref of the first element the (Playwright) selector matches; None inside a shadow root,

@@ -9,6 +9,7 @@ is called; then the status is DONE and report.json sums the session up.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -30,7 +31,8 @@ from studio.race.errors import RaceError
 log = logging.getLogger(__name__)
 
 PREVIOUS_ACTIONS = 30  # the newest actions an observation lists
-WATCH_STEP_MS = 50  # a change counts once the folder has been quiet this long (a writer that writes in pieces)
+WATCH_STEP_MS = 10  # the watcher looks this often; a change counts once the folder was quiet for one look
+QUIET_S = 0.05  # an action file that is not whole JSON yet is read again once unchanged this long (at most 1 s)
 
 EventKind = Literal["status", "observation", "batch", "outcome", "warning", "error", "done"]
 EndReason = Literal["done", "max_steps", "stopped", "page_closed"]
@@ -72,6 +74,23 @@ class PilotEvent:
     data: Any
 
 
+async def _whole(path: Path, text: str) -> str:
+    """The action file's text once whole: a file that is not valid JSON yet may still be being written through the
+    descriptor its writer opened (a writer that writes in pieces); it is read again once unchanged for QUIET_S."""
+    try:
+        json.loads(text)
+        return text
+    except json.JSONDecodeError:
+        pass
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        age = time.time() - path.stat().st_mtime
+        if age >= QUIET_S:
+            break
+        await asyncio.sleep(QUIET_S - age)
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
 class PilotSession:
     """One pilot session on `page`, in a new folder `<sessions_dir>/exploration-<epoch ms>/`."""
 
@@ -98,6 +117,16 @@ class PilotSession:
         self._log: PageLog | None = None
         self._started_at = now_ms()
         self._start_url = ""
+        self.timing: Callable[[str], None] | None = None
+
+    def time_with(self, timing: Callable[[str], None] | None) -> None:
+        """A hook told, as they happen: "action_start", "action_settled" (the executor's), "screenshot_start",
+        "screenshot_end" and "observation_written" (a benchmark's timestamps)."""
+        self.timing = self.executor.timing = timing
+
+    def _mark(self, name: str) -> None:
+        if self.timing is not None:
+            self.timing(name)
 
     @property
     def folder(self) -> Path:
@@ -168,8 +197,9 @@ class PilotSession:
         taken = self.files.take_action_file()
         if taken is None:
             return
-        text, _kept = taken
+        text, kept = taken
         self._set_status("RUNNING")
+        text = await _whole(kept, text)
         try:
             batch = parse_action_file(text)
         except ActionFileError as error:
@@ -230,7 +260,9 @@ class PilotSession:
         self.step += 1
         state = await dom_state(self.page)
         console, network = self._log.drain()
+        self._mark("screenshot_start")
         shot = await screenshot(self.page, self.folder, self.step, self.options.screenshot)
+        self._mark("screenshot_end")
         if shot is None:
             self._warn("The page could not be captured for this observation's screenshot.")
         indicator = progress_indicator("\n".join(state["visibleText"]), self.page.url, state["title"])
@@ -246,6 +278,7 @@ class PilotSession:
             "lastBatch": last_batch, "warnings": warnings, "error": error,
         }
         self.files.write_observation(observation)
+        self._mark("observation_written")
         self._emit("observation", observation)
         return observation
 

@@ -1,0 +1,86 @@
+"""`studio export --pilot DIR`: a pilot session on the demo becomes a pytest-playwright test like a recorded one; it
+passes against the demo, and fails when the app no longer does what the session saw."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from studio.cli.main import main
+from studio.pilot.session import PilotOptions, PilotSession
+from tests.pilot.scripted_ai import act, observation
+
+
+def run_exported(folder: Path, browser_path: str, base_url: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH": browser_path, **env}
+    for name in ("BASE_URL", "PYTEST_ADDOPTS"):
+        environment.pop(name, None)
+    dev_plugins = ["-p", "no:pytest-qt", "-p", "no:asyncio", "-p", "no:anyio", "-p", "no:cacheprovider"]
+    return subprocess.run([sys.executable, "-m", "pytest", str(folder), "-v", *dev_plugins, "--base-url", base_url],
+                          cwd=folder, capture_output=True, text=True, env=environment, timeout=180)
+
+
+def every_text(folder: Path) -> str:
+    return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in folder.rglob("*") if p.is_file())
+
+
+async def test_a_pilot_session_exports_as_a_test_that_passes_and_fails_when_the_app_breaks(page, demo, browser_info,
+                                                                                          tmp_path, capsys):
+    user = demo.create_user()
+    await page.goto(demo.base_url + "/login")
+    session = PilotSession(page, tmp_path / "sessions", PilotOptions(goal="open the second step of a dispute"))
+    folder = session.folder
+    running = asyncio.create_task(session.run())
+    await observation(folder, 1)
+    signed = await act(folder, 2, {"actions": [
+        {"action": "type", "selector": "input[type='email']", "value": user["email"]},
+        {"action": "type", "selector": "input[type='password']", "value": user["password"]},
+        {"action": "click", "selector": "button:has-text(Sign in)"}]})
+    assert [o["secret"] for o in signed["lastBatch"]["outcomes"]] == [False, True, False]
+    wizard = await act(folder, 3, {"stopOnError": False, "actions": [
+        {"action": "navigate", "url": "/disputes"},
+        {"action": "click", "selector": "#no-such-button"},
+        {"action": "select", "selector": "#account", "value": "acct-1190"},
+        {"action": "click", "selector": "input[value='paid-off']"},
+        {"action": "wait", "duration": 50},
+        {"action": "click", "selector": "[data-testid=next-button]"},
+        {"action": "verify", "expect": [{"type": "visible", "selector": "#description"},
+                                        {"type": "url", "value": "/disputes"}]}]})
+    assert [o["ok"] for o in wizard["lastBatch"]["outcomes"]] == [True, False, True, True, True, True, True]
+    await act(folder, 4, {"done": True})
+    await asyncio.wait_for(running, 10)
+
+    out = tmp_path / "exported"
+    assert main(["export", "--pilot", str(folder), "--lang", "python", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "9 successful action(s); 1 failed, blocked or refused" in said and "Set STUDIO_PASSWORD" in said
+    test = next(out.glob("test_*.py")).read_text()
+    flat = " ".join(line.strip().lstrip("#").strip() for line in test.splitlines())  # comments wrap
+    assert user["password"] not in every_text(out)
+    assert 'os.environ["STUDIO_PASSWORD"]' in test or "STUDIO_PASSWORD" in test
+    assert "Not exported: the pilot's click \"#no-such-button\" (actions/0002-action.json) failed" in flat
+    assert "The pilot's wait \"50 ms\" is not a line of this test" in flat
+    assert 'page.locator("#description")' in test and "to_be_visible()" in test
+    assert 'to_have_url(re.compile(r"/dashboard$"))' in test  # the sign-in's click led there
+
+    passed = run_exported(out, browser_info.path, demo.base_url, STUDIO_PASSWORD=user["password"])
+    assert passed.returncode == 0 and "1 passed" in passed.stdout, passed.stdout[-4000:] + passed.stderr[-2000:]
+
+    demo.set_flag("dispute_phone_required", True)  # step 1 now wants a phone number: Next stays on step 1
+    broken = run_exported(out, browser_info.path, demo.base_url, STUDIO_PASSWORD=user["password"])
+    assert broken.returncode == 1 and "1 failed" in broken.stdout, broken.stdout[-4000:]
+    assert "#description" in broken.stdout
+
+    typescript = tmp_path / "exported-ts"
+    assert main(["export", "--pilot", str(folder), "--lang", "typescript", "--out", str(typescript)]) == 0
+    assert user["password"] not in every_text(typescript)
+
+
+def test_export_of_a_folder_that_is_no_pilot_session_is_one_sentence(tmp_path, capsys):
+    assert main(["export", "--pilot", str(tmp_path), "--lang", "python", "--out", str(tmp_path / "o")]) == 2
+    assert "is not a pilot session folder" in capsys.readouterr().err
+    assert main(["export", "--lang", "python", "--out", str(tmp_path / "o"), "--pilot", str(tmp_path),
+                 "--project", "x.studio"]) == 2
