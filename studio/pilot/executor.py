@@ -93,6 +93,7 @@ class PilotExecutor:
         self.runner = ActionRunner(self.race, timeout_ms=timeout_ms)
         self._last: tuple | None = None
         self._repeats = 0
+        self._secrets: dict[str, int] = {}  # a typed secret -> its number in the observations' marks
         self.timing: Callable[[str], None] | None = None  # told "action_start" and "action_settled" (a benchmark)
 
     async def execute(self, action: PilotAction, index: int = 0) -> ActionOutcome:
@@ -116,6 +117,8 @@ class PilotExecutor:
                 outcome.detail = await self._route(action, selector)
                 if action.action == "type" and selector:
                     outcome.secret = await self._is_password(selector)
+                    if outcome.secret:  # never written into an observation (the AI's own action file keeps it)
+                        outcome.action = {**outcome.action, "value": self._secret_mark(str(action.value or ""))}
                 # What the action sent is answered before the next action or the observation looks at the page.
                 await watch.quiet(SETTLE_S, self.timeout_ms / 1000)
             if self.timing is not None:
@@ -182,6 +185,11 @@ class PilotExecutor:
             name: ActionName = "fill" if kind == "type" else "select"
             raise ActionFailed(_first_line(error), await self._facts_about(name, selector)) from error
         return None
+
+    def _secret_mark(self, value: str) -> str:
+        """The same mark for the same secret, another for another one (an export reads each from its variable)."""
+        number = self._secrets.setdefault(value, len(self._secrets) + 1)
+        return f"•••••••• (secret {number})"
 
     async def _is_password(self, selector: str) -> bool:
         try:

@@ -40,6 +40,10 @@ async def test_a_pilot_session_exports_as_a_test_that_passes_and_fails_when_the_
         {"action": "type", "selector": "input[type='password']", "value": user["password"]},
         {"action": "click", "selector": "button:has-text(Sign in)"}]})
     assert [o["secret"] for o in signed["lastBatch"]["outcomes"]] == [False, True, False]
+    # the observations never hold the password (the AI's own action file, kept in actions/, does)
+    written = [p.read_text(encoding="utf-8") for p in [folder / "observation.json", *folder.glob("observations/*")]]
+    assert written and not any(user["password"] in text for text in written)
+    assert signed["lastBatch"]["outcomes"][1]["action"]["value"] == "•••••••• (secret 1)"
     wizard = await act(folder, 3, {"stopOnError": False, "actions": [
         {"action": "navigate", "url": "/disputes"},
         {"action": "click", "selector": "#no-such-button"},
