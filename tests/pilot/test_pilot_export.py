@@ -4,6 +4,7 @@ passes against the demo, and fails when the app no longer does what the session 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -40,9 +41,12 @@ async def test_a_pilot_session_exports_as_a_test_that_passes_and_fails_when_the_
         {"action": "type", "selector": "input[type='password']", "value": user["password"]},
         {"action": "click", "selector": "button:has-text(Sign in)"}]})
     assert [o["secret"] for o in signed["lastBatch"]["outcomes"]] == [False, True, False]
-    # the observations never hold the password (the AI's own action file, kept in actions/, does)
-    written = [p.read_text(encoding="utf-8") for p in [folder / "observation.json", *folder.glob("observations/*")]]
-    assert written and not any(user["password"] in text for text in written)
+    # what the observations say of the actions never holds the password (the AI's own action file, kept in
+    # actions/, does; the demo's sign-in page shows its demo password as text, which the page reading keeps)
+    written = [json.loads(p.read_text(encoding="utf-8")) for p in [folder / "observation.json",
+                                                                    *folder.glob("observations/*")]]
+    told = [json.dumps([o.get("lastBatch"), o.get("previousActions")]) for o in written]
+    assert len(told) >= 2 and not any(user["password"] in text for text in told)
     assert signed["lastBatch"]["outcomes"][1]["action"]["value"] == "•••••••• (secret 1)"
     wizard = await act(folder, 3, {"stopOnError": False, "actions": [
         {"action": "navigate", "url": "/disputes"},
