@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 PREVIOUS_ACTIONS = 30  # the newest actions an observation lists
 WATCH_STEP_MS = 10  # the watcher looks this often; a change counts once the folder was quiet for one look
-QUIET_S = 0.05  # an action file that is not whole JSON yet is read again once unchanged this long (at most 1 s)
+QUIET_S = 0.3  # an action file that is not whole JSON yet is read again once unchanged this long (at most 2 s)
 
 EventKind = Literal["status", "observation", "batch", "outcome", "warning", "error", "done"]
 EndReason = Literal["done", "max_steps", "stopped", "page_closed"]
@@ -82,7 +82,7 @@ async def _whole(path: Path, text: str) -> str:
         return text
     except json.JSONDecodeError:
         pass
-    deadline = time.monotonic() + 1.0
+    deadline = time.monotonic() + 2.0
     while time.monotonic() < deadline:
         age = time.time() - path.stat().st_mtime
         if age >= QUIET_S:
