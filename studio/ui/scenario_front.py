@@ -61,11 +61,12 @@ class PathsPanel(QWidget):
     def show_scenario(self, scenario_id: str) -> None:
         self.scenario_id = scenario_id
         ends = self.service.ends(scenario_id)
-        self.tree.show_runs([end for _run, end in ends], self.service.graph())
+        graph = self.service.graph()
+        self.tree.show_runs([end for _run, end in ends], graph)
         per_run: dict[str, list[dict]] = {}
         for run_id, end in ends:
             per_run.setdefault(run_id, []).append(end)
-        trend = [scenario_metrics(group).get(scenario_id, {}) for group in per_run.values()]
+        trend = [scenario_metrics(group, graph).get(scenario_id, {}) for group in per_run.values()]
         self.trends.show_trend(trend)
         self.title.setText(f"{scenario_id}: {len(ends)} run(s) in this project — green: the shortest path to the "
                            "goal; red dashed: a step back; thicker: taken more often.")
