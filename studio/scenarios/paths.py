@@ -48,17 +48,20 @@ def path_tree(ends: Iterable[dict[str, Any]], graph: Iterable[Edge] = ()) -> Pat
                 best |= set(zip(path, path[1:]))
     for edge in best - set(counted):
         counted[edge] = 0  # on a shortest path, taken by no run
+    # Laid out by the runs' own transitions (a crawled shortcut no run took must not make a forward step look like
+    # a step back), then the pages only the navigation graph reaches.
     depth: dict[str, int] = {s: 0 for s in starts}
     frontier = list(starts)
+    taken = sorted(edge for edge, n in counted.items() if n > 0)
     while frontier:
         following = []
         for page in frontier:
-            for a, b in sorted(counted):
+            for a, b in taken:
                 if a == page and b not in depth:
                     depth[b] = depth[page] + 1
                     following.append(b)
         frontier = following
-    for a, b in sorted(counted):
+    for a, b in [*taken, *sorted(counted)]:
         depth.setdefault(a, 0)
         depth.setdefault(b, depth[a] + 1)
     columns: dict[int, list[str]] = defaultdict(list)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QPixmap
 from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QVBoxLayout, QWidget
 
 from studio.app.scenario_service import ScenarioService
@@ -49,23 +49,53 @@ class PathsPanel(QWidget):
         self.page_label = QLabel("Click a page in the tree to see its visits.", self)
         self.page_label.setWordWrap(True)
         self.page_label.setAccessibleName("Page details")
+        self.page_shot = QLabel(self)
+        self.page_shot.setAccessibleName("Page screenshot")
+        self.page_shot.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.page_shot.setMaximumHeight(150)
+        self.page_png: bytes | None = None
         self.trends = MetricTrends(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.tree, 3)
         layout.addWidget(self.page_label)
+        layout.addWidget(self.page_shot)
         layout.addWidget(self.trends, 2)
-        self.tree.pageClicked.connect(lambda page: self.page_label.setText(self.tree.describe(page)))
+        self.tree.pageClicked.connect(self.show_page)
+
+    def show_page(self, page: str) -> None:
+        """What is known of `page`, and the newest screenshot a run took on it."""
+        self.page_label.setText(self.tree.describe(page))
+        self.page_png = self.newest_shot(page) if self.scenario_id else None
+        if self.page_png is None:
+            self.page_shot.setPixmap(QPixmap())
+            self.page_shot.setText("No screenshot of this page (the start page is shown before any step).")
+            return
+        pixmap = QPixmap()
+        pixmap.loadFromData(self.page_png, "PNG")
+        self.page_shot.setPixmap(pixmap.scaledToHeight(140, Qt.TransformationMode.SmoothTransformation))
+
+    def newest_shot(self, page: str) -> bytes | None:
+        """The screenshot taken after the newest step that reached `page` (step n's page is urlHistory[n])."""
+        assert self.scenario_id is not None
+        for run_id, end in reversed(self.service.ends(self.scenario_id)):
+            history = end.get("urlHistory") or []
+            shots = self.service.shots(run_id, self.scenario_id)
+            for step in range(len(history) - 1, 0, -1):
+                if history[step] == page and step in shots:
+                    return self.service.shot_png(shots[step])
+        return None
 
     def show_scenario(self, scenario_id: str) -> None:
         self.scenario_id = scenario_id
         ends = self.service.ends(scenario_id)
-        self.tree.show_runs([end for _run, end in ends], self.service.graph())
+        graph = self.service.graph()
+        self.tree.show_runs([end for _run, end in ends], graph)
         per_run: dict[str, list[dict]] = {}
         for run_id, end in ends:
             per_run.setdefault(run_id, []).append(end)
-        trend = [scenario_metrics(group).get(scenario_id, {}) for group in per_run.values()]
+        trend = [scenario_metrics(group, graph).get(scenario_id, {}) for group in per_run.values()]
         self.trends.show_trend(trend)
         self.title.setText(f"{scenario_id}: {len(ends)} run(s) in this project — green: the shortest path to the "
                            "goal; red dashed: a step back; thicker: taken more often.")

@@ -136,6 +136,8 @@ def test_scenarios_are_edited_run_in_the_live_view_and_their_results_charted(qlo
             page = tree.goals[0]
             paths.tree.pageClicked.emit(page)
             assert page in paths.page_label.text() and "goal page" in paths.page_label.text()
+            assert paths.page_png is not None and paths.page_png.startswith(b"\x89PNG")  # the page itself
+            assert not paths.page_shot.pixmap().isNull()
             assert len([v for v in paths.trends.values["passRate"] if v is not None]) == 1
             window.docks["scenario_results"].raise_()
             results.steps.setCurrentItem(results.steps.topLevelItem(0))
