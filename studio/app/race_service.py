@@ -246,24 +246,20 @@ class RaceService(QObject):
             self._spawn(self._stop_recording(), "finishing the recording")
         self.recordingChanged.emit(on)
 
-    async def input_settled(self) -> None:
-        """Wait until the tester's input so far has reached the page and its steps are recorded."""
+    async def input_settled(self, then: Callable[[PageDriver], None] | None = None) -> None:
+        """Wait until the tester's input so far has reached the page and its steps are recorded (then, still under
+        the page driver's lock, call `then(driver)`)."""
         driver = self.driver
         if driver is None:
             return
         async with driver.lock:
             await self.browser.input_sent()
             await self.tester.flush_field()
+            if then is not None:
+                then(driver)
 
     async def _stop_recording(self) -> None:
-        driver = self.driver
-        if driver is None:
-            return
-        async with driver.lock:
-            await self.browser.input_sent()
-            await self.tester.flush_field()
-            if not self.recording:
-                driver.stop_recording()
+        await self.input_settled(lambda driver: driver.stop_recording() if not self.recording else None)
 
     def _recording_problem(self) -> str | None:
         if self.project.project is None:

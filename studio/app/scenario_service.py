@@ -188,8 +188,7 @@ class ScenarioService(JobService):
         store = self.store_or_none()
         if store is None:
             return set()
-        return edges_in(r for run in store.runs() for r in store.records(run.id) if r.get("type") in ("run_start",
-                                                                                                     "run_end"))
+        return edges_in(store.run_bounds())
 
     def shots(self, run_id: str, scenario_id: str) -> dict[int, int]:
         store = self.store_or_none()

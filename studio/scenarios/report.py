@@ -91,13 +91,13 @@ def path_graph(ends: list[dict[str, Any]], graph: set[tuple[str, str]] | None = 
     path to each goal is searched in `graph` (the crawled edges) with the runs' transitions, and its edges no run
     took are drawn too (dotted)."""
     tree = path_tree(ends, graph or ())
-    counted, depth, columns, goals, best = tree.edges, tree.depth, tree.columns, tree.goals, tree.best
+    counted, columns, goals, best = tree.edges, tree.columns, tree.goals, tree.best
     pos = {page: (90 + 190 * d, 30 + 56 * i) for d, pages in columns.items() for i, page in enumerate(pages)}
     top = max(counted.values(), default=1) or 1
     lines = []
     for (a, b), n in sorted(counted.items()):
         (x1, y1), (x2, y2) = pos[a], pos[b]
-        back = depth[b] <= depth[a]
+        back = tree.is_backtrack((a, b))
         colour = "#1a7f37" if (a, b) in best else ("#b42318" if back else "#7a8899")
         dash = ' stroke-dasharray="2 4"' if n == 0 else (' stroke-dasharray="5 4"' if back else "")
         lines.append(f'<line x1="{x1 + 70}" y1="{y1}" x2="{x2 - 70}" y2="{y2}" stroke="{colour}" '

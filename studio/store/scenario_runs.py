@@ -103,6 +103,11 @@ class ScenarioRunStore:
             params.append(kind)
         return [json.loads(row[0]) for row in self.db.execute(sql + " ORDER BY id", params)]
 
+    def run_bounds(self) -> list[dict[str, Any]]:
+        """The run_start and run_end records of every run (where a run's navigation graph is), in one query."""
+        rows = self.db.execute("SELECT record FROM scenario_records WHERE type IN ('run_start', 'run_end') ORDER BY id")
+        return [json.loads(row[0]) for row in rows]
+
     def ends(self, scenario_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """(run id, scenario_end record) of every run, oldest first: the history the path tree and trends draw."""
         sql = ("SELECT r.run_id, r.record FROM scenario_records r JOIN scenario_runs s ON s.id = r.run_id"

@@ -30,6 +30,7 @@ def test_records_history_and_shots_come_back_as_written(tmp_path):
         assert store.records("run_1", "scenario_end") == written[3:]
         assert [(run, e["status"]) for run, e in store.ends("s1")] == [("run_1", "success"), ("run_2", "failure")]
         assert len(store.ends()) == 3
+        assert store.run_bounds() == [written[0]]
         assert store.shots("run_1", "s1") == {1: shot} and store.shots("run_1", "s2") == {}
         assert store.shot_png(shot) == b"\x89PNG one" and store.shot_png(999) is None
         first, second = store.runs()
