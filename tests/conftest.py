@@ -58,6 +58,16 @@ async def browser(playwright_driver, browser_info):
 
 
 @pytest.fixture
+async def fleet(browser):
+    """The worker's Chromium as the studio's browser fleet (BrowserContexts, runtimes): contexts, never a launch."""
+    from studio.browser.fleet import BrowserFleet
+
+    fleet = BrowserFleet.sharing(browser)
+    yield fleet
+    await fleet.close()
+
+
+@pytest.fixture
 async def context(browser):
     ctx = await browser.new_context(viewport={"width": 1280, "height": 720})
     yield ctx
@@ -110,7 +120,7 @@ def qloop(qapp):
 
 
 # Tests are marked from the fixtures they use, so that `-m "not browser and not gui"` is a real fast lane.
-BROWSER_FIXTURES = {"browser_info", "playwright_driver", "browser", "context", "page", "browser_server"}
+BROWSER_FIXTURES = {"browser_info", "playwright_driver", "browser", "fleet", "context", "page", "browser_server"}
 GUI_FIXTURES = {"qapp", "qtbot", "qloop"}
 
 

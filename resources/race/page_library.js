@@ -654,8 +654,22 @@
   // null when the element takes typed text, else how to name it in a sentence ('a <button>').
   function notTextEntry(el) {
     if (el.isContentEditable || el.tagName === 'TEXTAREA') return null;
-    if (el.tagName === 'INPUT') return TYPED_INPUTS.has(el.type) ? null : 'an <input type=' + el.type + '>';
+    if (el.tagName === 'INPUT') return TYPED_INPUTS.has(el.type) || VALUE_INPUTS.has(el.type) ? null : 'an <input type=' + el.type + '>';
     return 'a <' + el.tagName.toLowerCase() + '>';
+  }
+
+  // Inputs whose value keystrokes cannot enter in every locale (a date picker's segments, a colour well, a range):
+  // set as Playwright's fill sets them, through the value setter, with the events a person's edit sends.
+  const VALUE_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
+
+  function setValue(el, value) {
+    if (el.tagName !== 'INPUT' || !VALUE_INPUTS.has(el.type)) return { handled: false };
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+    setter.call(el, value);
+    if (value && el.value !== value) return { handled: true, error: 'the ' + el.type + ' field does not take ' + JSON.stringify(value) };
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return { handled: true };
   }
 
   function withEl(ref, fn) {
@@ -701,6 +715,8 @@
       return clickPoint(target);
     }),
     notTextEntry: (ref) => withEl(ref, notTextEntry),
+    setValue: (ref, value) => withEl(ref, (el) => setValue(el, value)),
+    documentUrl: (ref) => withEl(ref, (el) => el.ownerDocument.location.href),
     focus: (ref) => withEl(ref, (el) => { el.focus(); return document.activeElement === el || el.contains(document.activeElement); }),
     selectOption: (ref, wanted) => withEl(ref, (el) => {
       if (el.tagName !== 'SELECT') return { error: 'not a <select> element' };

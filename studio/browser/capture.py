@@ -93,13 +93,18 @@ class ContextCapture:
     Each page gets a DevTools session with the Runtime and Network domains on (no response bodies kept); `ready()`
     waits until the pages known so far are followed."""
 
-    def __init__(self, context: BrowserContext, publish: Publish) -> None:
+    def __init__(self, context: BrowserContext, publish: Publish, only: Page | None = None) -> None:
         self._context = context
         self._publish = publish
         self._tasks = _Tasks()
         # (session, request id) -> (method, url, resource type, start in s), from its start to its end
         self._open: OrderedDict[tuple[int, str], tuple[str, str, str, float]] = OrderedDict()
         self._console_held: dict[int, int] = {}  # session -> messages whose arguments are not released yet
+        self._sessions: list[CDPSession] = []
+        self._detached = False
+        if only is not None:  # one page's traffic (PageTraffic), not the context's
+            self._follow(only)
+            return
         context.on("page", self._follow)
         for page in context.pages:
             self._follow(page)
@@ -113,6 +118,10 @@ class ContextCapture:
     async def _attach(self, page: Page) -> None:
         try:
             session = await self._context.new_cdp_session(page)
+            if self._detached:
+                await session.detach()
+                return
+            self._sessions.append(session)
             key = id(session)
             session.on("Network.requestWillBeSent", lambda event: self._on_request(key, event))
             session.on("Network.responseReceived", lambda event: self._on_response(key, event))
@@ -125,6 +134,17 @@ class ContextCapture:
             await session.send("Log.enable")
         except PlaywrightError as error:  # the page closed first: nothing to follow
             log.debug("not following the requests of a closed page: %s", error)
+
+    async def detach(self) -> None:
+        """Stop following (the DevTools sessions are let go; the pages stay as they are)."""
+        self._detached = True
+        await self._tasks.wait()
+        sessions, self._sessions = self._sessions, []
+        for session in sessions:
+            try:
+                await session.detach()
+            except PlaywrightError:
+                pass  # the page closed: its session went with it
 
     def _on_console(self, session: CDPSession, key: int, event: dict[str, Any]) -> None:
         frames = (event.get("stackTrace") or {}).get("callFrames") or [{}]
@@ -201,3 +221,19 @@ async def _release_console(session: CDPSession) -> None:
         await session.send("Runtime.releaseObjectGroup", {"objectGroup": "console"})
     except PlaywrightError as error:  # the page closed: its objects went with it
         log.debug("console objects: %s", error)
+
+
+class PageTraffic:
+    """What one page does, as typed events: console messages, uncaught errors, navigations of its main frame,
+    responses and failed requests (`ready()` once following; `detach()` to stop)."""
+
+    def __init__(self, page: Page, publish: Publish) -> None:
+        self._errors = PageCapture(page, publish)
+        self._network = ContextCapture(page.context, publish, only=page)
+
+    async def ready(self) -> None:
+        await self._network.ready()
+
+    async def detach(self) -> None:
+        self._errors.detach()
+        await self._network.detach()

@@ -17,12 +17,13 @@ from studio.cli.browser_options import ENDPOINT_HELP, browser_endpoint
 from studio.cli.url_flag import add_allow_file_urls
 from studio.cli.window import window
 
+
 def _window_bench() -> Callable[..., int]:
     return window().bench()  # it runs in Qt: the window front end's
 
 
 def _race_bench() -> Callable[..., int]:
-    from studio.race.bench import main
+    from studio.cli.race_bench import main
 
     return main
 

@@ -15,8 +15,8 @@ from importlib import metadata
 from pathlib import Path
 
 from studio.browser.discovery import BrowserNotFound, find_browser
-from studio.browser.errors import BrowserError
-from studio.browser.launcher import ENDPOINT_ENV, BrowserLauncher
+from studio.browser.fleet import probe_browser
+from studio.browser.launcher import ENDPOINT_ENV
 
 PACKAGES = (
     "preflight-studio", "PySide6-Essentials", "playwright", "qasync", "openai", "pydantic",
@@ -76,7 +76,7 @@ def check_browser(launch: bool, endpoint: str | None = None) -> Check:
     found = f"{info.path} ({info.version()}, found via {info.source})"
     if not launch:
         return Check("Browser", True, found)
-    problem = asyncio.run(_try_launch(BrowserLauncher(browser_path=info.path)))
+    problem = asyncio.run(probe_browser(browser_path=info.path))
     if problem and "driver" in problem:
         return Check("Browser", False, found + f"; Playwright's driver did not start: {problem}",
                      "Playwright's bundled Node.js is missing a system library; on Debian/Ubuntu run "
@@ -92,22 +92,10 @@ def _check_endpoint(endpoint: str, connect: bool) -> Check:
     found = f"the browser endpoint {endpoint} (from --browser-endpoint, {ENDPOINT_ENV} or Settings)"
     if not connect:
         return Check("Browser", True, found)
-    problem = asyncio.run(_try_launch(BrowserLauncher(endpoint=endpoint)))
+    problem = asyncio.run(probe_browser(endpoint=endpoint))
     if problem:
         return Check("Browser", False, found + "; connecting failed", problem)
     return Check("Browser", True, found + "; connects and opens a page: yes")
-
-
-async def _try_launch(launcher: BrowserLauncher) -> str | None:
-    try:
-        async with launcher as browser:
-            page = await browser.new_page()
-            await page.set_content("<p>ok</p>")
-    except BrowserError as error:  # already a sentence
-        return str(error)
-    except Exception as error:  # any failure here is the finding itself
-        return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    return None
 
 
 def display_description() -> str:

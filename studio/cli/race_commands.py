@@ -37,9 +37,9 @@ def _mcp(args: argparse.Namespace) -> int:
 
 
 def _observe(args: argparse.Namespace) -> int:
-    from studio.race import observe_cli
+    from studio.cli import observe_command
 
-    return observe_cli.main(args.url, args.selector, as_json=args.json, action=args.action, headed=args.headed,
+    return observe_command.main(args.url, args.selector, as_json=args.json, action=args.action, headed=args.headed,
                             endpoint=browser_endpoint(args), allow_file_urls=args.allow_file_urls)
 
 

@@ -1,8 +1,8 @@
 """The game agent's hands: every navigation, key press and click goes through the agent toolbelt, on the page the
 tester watches in the live view (the runtime's browser session), with race preflight before each click.
 
-The toolbelt normally drives browser contexts of its own; SessionContexts gives it the live session's page as one
-named context instead, and follows the session when its page is replaced (a popup, a stuck page closed).
+The toolbelt normally drives browser contexts of its own; LiveContexts gives it the live session's page as one named
+context instead, and follows the session when its page is replaced (a popup, a stuck page closed).
 """
 
 from __future__ import annotations
@@ -11,55 +11,15 @@ import asyncio
 import time
 from dataclasses import dataclass
 
-from studio.browser.errors import BrowserError
 from studio.browser.origins import OriginPolicy
 from studio.browser.session import BrowserSession
 from studio.race.driver import PageDriver
-from studio.race.errors import context_closed
-from studio.toolbelt import BrowserContexts, NamedContext, Toolbelt
-from studio.toolbelt.contexts import check_name
+from studio.runtime.live import LivePage
+from studio.toolbelt import LiveContexts, Toolbelt
 from studio.toolbelt.replies import ActionReply, NavigateReply, SnapshotReply, ToolError, ToolReply
 
 CONTEXT = "game"
 KEY_GAP_S = 0.045  # between the presses of a held key: a keyboard's auto-repeat
-
-
-class SessionContexts(BrowserContexts):
-    """The toolbelt's contexts for an agent playing in the tester's live session: one context, the session's
-    page."""
-
-    def __init__(self, session: BrowserSession, pin: OriginPolicy | None = None) -> None:
-        super().__init__(launcher=session.launcher, pin=pin, allow_file_urls=session.options.allow_file_urls)
-        self.session = session
-        self._entry: NamedContext | None = None
-
-    def get(self, name: str) -> NamedContext:
-        name = check_name(name)
-        try:
-            page = self.session.page
-            context = self.session.context
-        except BrowserError as error:
-            raise context_closed(name) from error
-        entry = self._entry
-        if entry is None or entry.driver.page is not page:
-            first = entry.driver.race.world.next_ref if entry is not None else 1
-            browser = context.browser
-            if browser is None:
-                raise context_closed(name)
-            entry = NamedContext(name=name, browser=browser, context=context,
-                                 driver=PageDriver(page, preflight=True, first_ref=first, timeout_s=self.page_timeout_s))
-            self._entry = entry
-        return entry
-
-    async def for_navigation(self, name: str) -> NamedContext:
-        return self.get(name)
-
-    async def close_stuck_page(self, name: str) -> bool:
-        try:
-            await self.session.replace_stuck_page()
-        except BrowserError:
-            return False
-        return True
 
 
 @dataclass
@@ -75,7 +35,7 @@ class GameHands:
     """Navigate, read the page, press keys and click controls — through the Toolbelt only."""
 
     def __init__(self, session: BrowserSession, url: str) -> None:
-        self.contexts = SessionContexts(session, pin=OriginPolicy([url]))
+        self.contexts = LiveContexts(LivePage(session), pin=OriginPolicy([url]))
         self.belt = Toolbelt(self.contexts)
 
     @property

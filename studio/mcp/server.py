@@ -82,8 +82,8 @@ def serve(headed: bool = False, project: Path | None = None, endpoint: str | Non
             print(f"{error}", file=sys.stderr)
             return 2
     # The runtime brings the settings (browser path, endpoint); the recording writes the agent's steps itself.
-    runtime = EngineRuntime(load_settings(), record=False)
-    launcher = runtime.launcher(headless=not headed, **({"browser_endpoint": endpoint} if endpoint else {}))
-    contexts = BrowserContexts(launcher, recording=recording, allow_file_urls=allow_file_urls)
+    runtime = EngineRuntime(load_settings(), record=False, headless=not headed,
+                            browser_endpoints=[endpoint] if endpoint else None)
+    contexts = BrowserContexts(runtime.fleet, recording=recording, allow_file_urls=allow_file_urls, owns_fleet=True)
     anyio.run(_serve, build_server(contexts), contexts)
     return 0

@@ -267,12 +267,13 @@ Observation = Annotated[
 ]
 OBSERVATIONS: TypeAdapter[list[Observation]] = TypeAdapter(list[Observation])
 
-ActionName = Literal["click", "type", "fill", "hover", "select", "check", "press", "dblclick", "uncheck", "drag"]
+ActionName = Literal["click", "type", "fill", "hover", "select", "check", "press", "dblclick", "uncheck", "drag",
+                     "upload"]
 # Seed 001: browser_click answers {"clicked": ...}; the other actions follow the same style.
 ACTION_FLAG: dict[str, str] = {
     "click": "clicked", "type": "typed", "fill": "filled", "hover": "hovered",
     "select": "selected", "check": "checked", "press": "pressed", "dblclick": "doubleClicked",
-    "uncheck": "unchecked", "drag": "dragged",
+    "uncheck": "unchecked", "drag": "dragged", "upload": "uploaded",
 }
 
 

@@ -27,8 +27,8 @@ from studio.pilot.normalize import normalize_selector
 from studio.pilot.verify import verify
 from studio.race.actions import INFORMATIONAL, ActionRunner, relevant
 from studio.race.errors import RaceError
+from studio.race.fact_lines import fact_line
 from studio.race.locators import DOM_PATH_JS
-from studio.race.observe_cli import fact_line
 from studio.race.page import RacePage
 from studio.race.rebind import path_selector
 from studio.race.recorder import RequestWatch

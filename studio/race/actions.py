@@ -21,7 +21,7 @@ from playwright.async_api import Error as PlaywrightError
 from studio.models.race import ActionName, ActionOutcome, Observation
 from studio.race.errors import RaceError, context_closed, navigated_before_done, page_unresponsive
 from studio.race.page import RacePage
-from studio.race.rebind import Rebinder, ReResolved
+from studio.race.rebind import Rebinder, ReResolved, path_selector
 
 INFORMATIONAL = {"navigation"}
 POLL_S = 0.05
@@ -40,6 +40,8 @@ RELEVANT: dict[str, set[str]] = {
     "type": {"attachment", "visibility", "input_state", "aria_state"},
     "select": {"attachment", "visibility", "input_state", "aria_state"},
     "press": {"attachment", "aria_state"},
+    # A file input is usually hidden behind a styled label: only that it is there and enabled matters.
+    "upload": {"attachment", "input_state"},
 }
 # What matters about where a drag ends: that the element is there, and that nothing else takes the drop.
 DROP_RELEVANT = {"attachment", "coverage"}
@@ -54,6 +56,7 @@ class RunOutcome(ActionOutcome):
     """What ActionRunner.run answers: the seed's ActionOutcome, plus how a replaced element was found again."""
 
     reResolved: ReResolved | None = None
+    forced: bool = False  # done without its preflight, after the facts did not clear in time (the seed's force)
 
 
 def stands_in_the_way(action: str, fact: Observation) -> bool:
@@ -126,10 +129,12 @@ class ActionRunner:
         value: str | None = None,
         key: str | None = None,
         before_act: BeforeAct | None = None,
-    ) -> ActionOutcome:
-        """Check, then act or report. `value` is the text to enter, the option to choose, or the ref a drag ends
-        on; `before_act` runs right before acting (the recorder's hook)."""
-        if action in ("fill", "type", "select", "drag") and value is None:
+        force: bool = False,
+    ) -> RunOutcome:
+        """Check, then act or report. `value` is the text to enter, the option to choose, the ref a drag ends on
+        or the files to upload (one path per line); `before_act` runs right before acting (the recorder's hook).
+        With `force`, act without the preflight (as Playwright's force: true), at the element's point."""
+        if action in ("fill", "type", "select", "drag", "upload") and value is None:
             raise RaceError("bad_input", f"{action} needs a value (the text to enter, the option to choose or the ref "
                                          "a drag ends on).")
         if action == "press" and not key:
@@ -138,7 +143,7 @@ class ActionRunner:
         self._live_generation = None
         self.rebound = None
         try:
-            outcome = await self._run(action, ref, value, key, before_act, target)
+            outcome = await self._run(action, ref, value, key, before_act, target, force)
         except RaceError as error:
             # Only a ref this action saw alive can have "navigated away before done". The world learns of a
             # navigation from CDP events that may arrive after browser_navigate returned, so a ref that was stale
@@ -157,10 +162,13 @@ class ActionRunner:
         if self._live_generation is None:
             self._live_generation = self.race.world.generation
 
-    async def _run(self, action, ref, value, key, before_act, target) -> RunOutcome:
-        if not self.race.preflight:
-            look = _Look(ref, [], await self._point(ref), await self._point(target) if target else None)
-            return await self._act(action, look, value, key, before_act)
+    async def _run(self, action, ref, value, key, before_act, target, force=False) -> RunOutcome:
+        if not self.race.preflight or force:
+            point = {} if action == "upload" else await self._point(ref)
+            look = _Look(ref, [], point, await self._point(target) if target else None)
+            outcome = await self._act(action, look, value, key, before_act)
+            outcome.forced = force and self.race.preflight
+            return outcome
 
         look = await self._check(action, ref, target)
         moved: ReResolved | None = None
@@ -239,6 +247,8 @@ class ActionRunner:
 
     async def _act(self, action, look: _Look, value, key, before_act) -> RunOutcome:
         ref = look.ref
+        if action == "upload":
+            look.point = look.point or {}  # a file input needs no point: its files are set, not clicked
         if look.point is None or (action == "drag" and look.drop is None):
             where = ref if look.point is None else "the element the drag ends on"
             raise RaceError("not_actionable", f"{where} has no visible area to act on (it is zero-sized or off the page).")
@@ -267,6 +277,11 @@ class ActionRunner:
     async def _perform(self, action, look: _Look, value, key) -> None:
         page, ref = self.race.page, look.ref
         assert look.point is not None
+        if action == "upload":
+            await self._upload(ref, value or "")
+            return
+        if action == "fill" and await self._set_value(ref, value or ""):
+            return
         x, y = look.point["x"], look.point["y"]
         if action == "click":
             await page.mouse.click(x, y)
@@ -316,6 +331,26 @@ class ActionRunner:
             state = "checked" if now else "unchecked"
             raise RaceError("not_actionable", f"Clicking {ref} did not change it: it is still {state}. The page may "
                                               "ignore the click (observe_element_state shows its state).")
+
+    async def _set_value(self, ref: str, value: str) -> bool:
+        """A date, time, colour or range input takes its value as Playwright's fill gives it (keystrokes depend on
+        the locale's segments); True when the field was one of those."""
+        result = (await self.race.world.with_ref("setValue", ref, value))["value"]
+        if result.get("error"):
+            raise RaceError("not_actionable", f"Cannot fill {ref}: {result['error']}.")
+        return bool(result.get("handled"))
+
+    async def _upload(self, ref: str, files: str) -> None:
+        """Set a file input's files (one path per line) as Playwright does, which also carries them to a browser on
+        another machine."""
+        described = await self.race.describe(ref)
+        if described.get("inputType") != "file":
+            raise RaceError("not_actionable", f"{ref} is not a file input (<input type=file>): nothing to upload to.")
+        selector = path_selector(str(described.get("path") or ""))
+        if selector is None:
+            raise RaceError("not_actionable", f"{ref} sits inside a shadow root; upload to it is not supported.")
+        paths = [line.strip() for line in files.splitlines() if line.strip()]
+        await self.race.page.locator(selector).set_input_files(paths, timeout=self.timeout_ms)
 
     async def _require_text_entry(self, action: str, ref: str) -> None:
         # Focus alone proves nothing: a <button> takes focus, then swallows the keys and the fill "succeeds".

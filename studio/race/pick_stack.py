@@ -54,3 +54,11 @@ async def find_again(race: RacePage, locator: LocatorSpec) -> StackedElement | N
     if result.get("status") != "ok" or not result.get("box"):
         return None
     return StackedElement(element=ElementInfo.model_validate(result["value"]), box=Rect.model_validate(result["box"]))
+
+
+async def ref_at_path(race: RacePage, path: str) -> str | None:
+    """The ref of the element at a tree position (domPath, through open shadow roots); None when none is there."""
+    result = await _call(race, f"atPath({json.dumps(path)})", "finding the element")
+    if result.get("status") != "ok":
+        return None
+    return str(result["value"]["ref"])

@@ -1,23 +1,28 @@
 """EngineRuntime: what every front end needs to run engine work, built in one place.
 
-It owns the event bus, the project recorder (every event into the open project file), the browser session, the
-language model from settings (its calls logged into the project), the job budgets and the job runner. The CLI,
-the benches, the MCP server and the GUI's services each build one; several can run side by side in one process
-(each with its own bus and browser), recording into the same project or into different ones.
+It owns the event bus, the project recorder (every event into the open project file), the browsers (the tester's
+live session, and the fleet that every other piece of work gets its pages from: one browser here, or the configured
+browser servers), the language model from settings (its calls logged into the project), the job budgets and the job
+runner. The CLI, the benches, the MCP server and the GUI's services each build one; several can run side by side in
+one process (each with its own bus and browsers), recording into the same project or into different ones.
 
     async with EngineRuntime(settings, project=project) as runtime:
-        session = await runtime.start_browser(headless=True)
+        session = await runtime.start_browser(headless=True)      # the live session the tester watches
+        driver = await runtime.open_page()                        # a fresh context of the fleet, as a PageDriver
         job = await runtime.jobs.run(work)
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from types import TracebackType
 from typing import Any, Literal
 
-from studio.browser.errors import BrowserError
-from studio.browser.launcher import BrowserLauncher
+from studio.browser.contexts import ContextOptions, new_context
+from studio.browser.errors import BrowserError, first_line
+from studio.browser.fleet import BrowserFleet, FleetMember
+from studio.browser.origins import OriginPolicy
 from studio.browser.session import BrowserSession
 from studio.events import EventBus
 from studio.llm.client import LanguageModel
@@ -25,6 +30,8 @@ from studio.llm.errors import LLMError
 from studio.models.browser import SessionOptions
 from studio.models.events import NoticeEvent
 from studio.models.llm import JobBudgets, LLMSettings
+from studio.race.driver import PageDriver
+from studio.race.world import PAGE_TIMEOUT_S
 from studio.runtime.jobs import JobRunner
 from studio.settings import StudioSettings
 from studio.store.project import ProjectFile
@@ -38,7 +45,8 @@ class EngineRuntime:
 
     def __init__(self, settings: StudioSettings, project: ProjectFile | None = None, *,
                  bus: EventBus | None = None, budget_limits: dict[str, float | None] | None = None,
-                 record: bool = True) -> None:
+                 record: bool = True, headless: bool | None = None,
+                 browser_endpoints: Iterable[str] | None = None) -> None:
         self.settings = settings
         self.bus = bus or EventBus()
         self.budget_limits = dict(budget_limits or {})  # --max-* flags over the settings' budgets
@@ -51,6 +59,11 @@ class EngineRuntime:
         self._model: LanguageModel | None = None
         self._model_settings: LLMSettings | None = None
         self._owns_session = False
+        # Which browsers the fleet uses: these endpoints (`--browser-endpoint`, repeatable for `studio run`) over
+        # the settings' one, and headless or not over the settings.
+        self._endpoints = [e for e in browser_endpoints or () if e]
+        self._browser_overrides: dict[str, Any] = {} if headless is None else {"headless": headless}
+        self._fleet: BrowserFleet | None = None
         self.attach_project(project)
 
     # -- parts ---------------------------------------------------------------------------------------
@@ -70,13 +83,47 @@ class EngineRuntime:
             self._recorder = ProjectRecorder(project, self.bus)
 
     def session_options(self, **overrides: Any) -> SessionOptions:
-        """Options for a new browser session from the settings (endpoint included), with `overrides`."""
-        return self.settings.session_options(**overrides)
+        """Options for a new browser session from the settings (endpoint included), with this runtime's browser
+        overrides and `overrides`."""
+        return self.settings.session_options(**{**self._browser_overrides, **overrides})
 
-    def launcher(self, **overrides: Any) -> BrowserLauncher:
-        """A launcher for a browser apart from the session (the MCP contexts, the benches), as the settings say."""
-        options = self.session_options(**overrides)
-        return BrowserLauncher(options.headless, options.browser_path, options.browser_endpoint)
+    @property
+    def fleet(self) -> BrowserFleet:
+        """The browsers every piece of work but the live session gets its pages from (started on first use)."""
+        if self._fleet is None:
+            options = self.session_options()
+            self._fleet = BrowserFleet(options.headless, options.browser_path,
+                                       self._endpoints or [options.browser_endpoint or ""])
+        return self._fleet
+
+    async def open_page(self, options: ContextOptions | None = None, *, pin: OriginPolicy | None = None,
+                        preflight: bool = True, in_session: bool = False, exclude: Iterable[FleetMember] = (),
+                        timeout_s: float = PAGE_TIMEOUT_S) -> PageDriver:
+        """A page in a fresh context, as a PageDriver that closes the context when closed: on the least busy
+        browser of the fleet (not on `exclude`), or with `in_session` on the live session's browser (cookies and
+        all, as the tester's; e.g. the preflight's sandbox). Raises BrowserError with a next step."""
+        member: FleetMember | None = None
+        if in_session:
+            session = await self.browser()
+            context = await new_context(session.browser, options)
+            where = session.launcher.where
+        else:
+            context, member = await self.fleet.open_context(options, exclude)
+            where = member.where
+        try:
+            page = await context.new_page()
+        except Exception as error:  # the browser went away between the two
+            raise BrowserError(f"The browser at {where} could not open a page: {first_line(error)}.") from error
+
+        async def close() -> None:
+            try:
+                await context.close()
+            except Exception as error:  # noqa: BLE001 - the browser is gone: nothing left to close
+                log.debug("closing a context: %s", first_line(error))
+
+        driver = PageDriver(page, preflight=preflight, pin=pin, closer=close, where=where, timeout_s=timeout_s)
+        driver.member = member
+        return driver
 
     @property
     def browser_alive(self) -> bool:
@@ -134,6 +181,9 @@ class EngineRuntime:
             await self.close_browser()
         except BrowserError as error:
             log.warning("closing the browser: %s", error)
+        fleet, self._fleet = self._fleet, None
+        if fleet is not None:
+            await fleet.close()
         await self._close_model()
         self.attach_project(None)
 

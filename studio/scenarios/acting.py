@@ -22,7 +22,7 @@ from studio.models.race import ActionName
 from studio.models.race import Observation as Fact
 from studio.race.actions import INFORMATIONAL, ActionRunner, relevant
 from studio.race.errors import RaceError
-from studio.race.observe_cli import fact_line
+from studio.race.fact_lines import fact_line
 from studio.race.page import RacePage
 from studio.race.recorder import RequestWatch
 from studio.scenarios.observe import node_selector

@@ -1,7 +1,6 @@
-"""BrowserContexts: named browser contexts side by side in one Chromium, each with its own cookies, page and
-PageDriver — what an agent drives through the toolbelt.
-
-The browser is launched (or connected to) on the first navigation, not at start-up: an MCP client often lists
+"""BrowserContexts: named browser contexts side by side, each with its own cookies, page and PageDriver — what an
+agent drives through the toolbelt. The contexts come from the runtime's fleet (the browser the settings name: local,
+or a browser server), which starts its browser on the first navigation, not at start-up: an MCP client often lists
 tools long before it uses one. A context whose page or browser went away is re-opened by the next navigation.
 """
 
@@ -14,8 +13,9 @@ from dataclasses import dataclass, field
 from playwright.async_api import Browser, BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
+from studio.browser.contexts import ContextOptions
 from studio.browser.errors import BrowserError, first_line
-from studio.browser.launcher import BrowserLauncher
+from studio.browser.fleet import BrowserFleet
 from studio.browser.origins import OriginPolicy
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError, context_closed
@@ -55,26 +55,26 @@ class NamedContext:
 
 
 class BrowserContexts:
-    """All named contexts of one agent connection, in one lazily launched (or connected) browser.
+    """All named contexts of one agent connection, on the fleet's browser (started on first use).
 
     `pin` (optional) is the origins answers may be typed on: with it, typing into a page of any other origin is
-    refused (see Toolbelt.browser_type).
+    refused (the drivers' typing rules; see Toolbelt.type). `owns_fleet`: close the fleet with the contexts (a
+    front end that made the fleet for them alone).
     """
 
-    def __init__(self, launcher: BrowserLauncher | None = None, recording: ProjectRecording | None = None,
+    def __init__(self, fleet: BrowserFleet | None, recording: ProjectRecording | None = None,
                  page_timeout_s: float = PAGE_TIMEOUT_S, pin: OriginPolicy | None = None,
-                 allow_file_urls: bool = False) -> None:
-        self.launcher = launcher or BrowserLauncher()
+                 allow_file_urls: bool = False, owns_fleet: bool = False) -> None:
+        self.fleet = fleet
+        self.owns_fleet = owns_fleet
         self.allow_file_urls = allow_file_urls  # file: and data: pages only when the user opted in
-        self.headless = self.launcher.headless
+        self.headless = fleet.headless if fleet is not None else True
         self.recording = recording
         self.page_timeout_s = page_timeout_s  # how long a check may wait for the page to answer
         self.pin = pin
-        self._browser: Browser | None = None
         self._contexts: dict[str, NamedContext] = {}
         self._preflight: dict[str, bool] = {}
         self._locks: dict[str, asyncio.Lock] = {}
-        self._launch_lock = asyncio.Lock()
         self._closed = False
 
     def lock(self, name: str) -> asyncio.Lock:
@@ -100,13 +100,16 @@ class BrowserContexts:
         entry = self._contexts.get(name)
         if entry is not None and entry.alive:
             return entry
-        browser = await self._ensure_browser()
-        reuse = entry is not None and not entry.context_closed and entry.browser is browser
-        context = entry.context if reuse and entry is not None else await self._new_context(browser)
+        reuse = entry is not None and not entry.context_closed and entry.browser.is_connected()
+        if reuse and entry is not None:
+            context, browser, where = entry.context, entry.browser, entry.driver.where
+        else:
+            context, browser, where = await self._new_context()
         page = await context.new_page()
         # Refs keep counting across a replaced page, so a ref of the page that closed never names a new element.
         driver = PageDriver(page, preflight=self._preflight.get(name, True),
-                            first_ref=entry.driver.race.world.next_ref if entry else 1, timeout_s=self.page_timeout_s)
+                            first_ref=entry.driver.race.world.next_ref if entry else 1, timeout_s=self.page_timeout_s,
+                            pin=self.pin, where=where)
         fresh = NamedContext(name=name, browser=browser, context=context, driver=driver)
         if not reuse:
             context.on("close", self._on_context_closed)
@@ -142,46 +145,49 @@ class BrowserContexts:
         if self._closed:
             return
         self._closed = True
-        self._browser = None
         for entry in self._contexts.values():
             await entry.driver.settle()  # the last step of each context is recorded before the file closes
+            if not entry.context_closed:
+                try:
+                    await entry.context.close()
+                except PlaywrightError as error:  # the browser went away first
+                    log.debug("closing context %r: %s", entry.name, first_line(error))
         self._contexts.clear()
         try:
-            await self.launcher.close()
+            if self.owns_fleet and self.fleet is not None:
+                await self.fleet.close()
         finally:
             if self.recording is not None:
                 self.recording.close()
 
     # -- internals -------------------------------------------------------------------------------
 
-    async def _ensure_browser(self) -> Browser:
-        async with self._launch_lock:
-            if self._browser is not None and self._browser.is_connected():
-                return self._browser
-            try:
-                self._browser = await self.launcher.start()
-            except BrowserError as error:
-                hint = " Or run `studio mcp` without --headed." if not self.headless else ""
-                raise RaceError("browser_unavailable", f"{error}{hint}") from error
-            return self._browser
 
     def _on_context_closed(self, context: BrowserContext) -> None:
         for entry in self._contexts.values():
             if entry.context is context:
                 entry.context_closed = True
 
-    async def _new_context(self, browser: Browser) -> BrowserContext:
-        width, height = VIEWPORT
-        context = await browser.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(ACTION_TIMEOUT_MS)
-        context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-        return context
+    async def _new_context(self) -> tuple[BrowserContext, Browser, str]:
+        options = ContextOptions(viewport=VIEWPORT, default_timeout_ms=ACTION_TIMEOUT_MS,
+                                 navigation_timeout_ms=NAVIGATION_TIMEOUT_MS)
+        if self.fleet is None:
+            raise RaceError("browser_unavailable", "These browser contexts cannot open new ones.")
+        try:
+            context, member = await self.fleet.open_context(options)
+        except BrowserError as error:
+            hint = " Or run `studio mcp` without --headed." if not self.headless else ""
+            raise RaceError("browser_unavailable", f"{error}{hint}") from error
+        browser = context.browser
+        if browser is None:
+            raise RaceError("browser_unavailable", f"The browser at {member.where} went away.")
+        return context, browser, member.where
 
     async def _attach_recorder(self, entry: NamedContext) -> None:
         assert self.recording is not None
         user_agent = await entry.driver.page.evaluate("navigator.userAgent")
         session_id, first_index = self.recording.start(
-            entry.name, self.launcher.where, entry.browser.version, self.headless, VIEWPORT, user_agent)
+            entry.name, entry.driver.where, entry.browser.version, self.headless, VIEWPORT, user_agent)
         entry.session_id = session_id
         # An agent's click is answered once done; its step (requests, messages) is finished in the background.
         entry.driver.record(session_id, self.recording.add_step, origin="agent", first_index=first_index,

@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 from playwright.async_api import Error as PlaywrightError
 
 from studio.browser.errors import first_line
-from studio.browser.origins import OriginPolicy
 from studio.race.errors import RaceError, context_closed
+from studio.race.typing_rules import check_pinned
 from studio.toolbelt.contexts import BrowserContexts, NamedContext
 from studio.toolbelt.replies import ToolError, ToolReply
 
@@ -38,15 +38,8 @@ class ToolGuard:
 
     def _check_pin(self, entry: NamedContext, tool: str, url: str | None = None) -> None:
         """Typing is refused on pages (or frames: `url`) outside the pinned origins: answers never leave the app
-        they belong to."""
-        pin = self.contexts.pin
-        url = url or entry.driver.page.url
-        if pin is None or pin.allows(url):
-            return
-        allowed = ", ".join(sorted(pin.allowed_origins))
-        raise RaceError("origin_refused", f"{tool} refused: the page is on {OriginPolicy.origin_of(url) or url}, "
-                                          f"not on the app's origin ({allowed}). Text is only typed into the app's "
-                                          "own pages; navigate back to the app first.")
+        they belong to (the driver's typing rules, said in the tool's name)."""
+        check_pinned(self.contexts.pin, url or entry.driver.page.url, tool)
 
     async def _with_page(self, tool: str, name: str,
                          work: Callable[[NamedContext], Awaitable[ToolReply]]) -> Reply:

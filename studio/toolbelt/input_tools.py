@@ -11,9 +11,9 @@ from playwright.async_api import Error as PlaywrightError
 
 from studio.models.race import ActionName
 from studio.race.errors import RaceError
+from studio.race.typing_rules import focused_field, is_secret_field, types_text
 from studio.toolbelt.contexts import NamedContext
 from studio.toolbelt.guard import Reply, ToolGuard
-from studio.toolbelt.keys import focused_field, is_secret_field, types_text
 from studio.toolbelt.replies import ActionReply, KeyReply, ToolReply
 
 

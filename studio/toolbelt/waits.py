@@ -6,13 +6,10 @@ matches — the web-first waits a Playwright test makes. While recording, a wait
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from typing import Literal
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
-from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.recording import StepAction
@@ -26,17 +23,6 @@ ElementState = Literal["visible", "hidden"]
 DEFAULT_WAIT_MS = 5000
 MAX_WAIT_MS = 30_000
 _POLL_S = 0.05
-
-
-def url_matches(url: str, pattern: str) -> bool:
-    """A glob ('**/dashboard', '*' within one path segment, '**' across), a whole URL, or a part of one ('#/active')."""
-    if "*" in pattern:
-        regex = "".join(".*" if part == "**" else "[^/]*" if part == "*" else re.escape(part)
-                        for part in re.split(r"(\*\*|\*)", pattern))
-        return re.fullmatch(regex, url) is not None
-    if re.match(r"^[a-z][a-z0-9+.-]*:", pattern, re.IGNORECASE):
-        return url == pattern
-    return pattern in url
 
 
 class WaitTools(ToolGuard):
@@ -62,7 +48,7 @@ class WaitTools(ToolGuard):
                 wanted = text if text is not None else text_gone
                 assert wanted is not None
                 condition = f"text {wanted!r} {'visible' if shown else 'gone'}"
-                met = await _text(page, wanted, shown, timeout_ms)
+                met = await entry.driver.wait_for_text(wanted, shown, timeout_ms)
                 spec = LocatorSpec(steps=[LocatorStep(kind="text", value=wanted)], strategy="text")
                 check: tuple[StepAction, LocatorSpec | None, str | None] = (
                     ("expect_text", None, wanted) if shown else ("expect_hidden", spec, None))
@@ -74,7 +60,7 @@ class WaitTools(ToolGuard):
             else:
                 assert url is not None
                 condition = f"URL matching {url!r}"
-                met = await _url(page, url, timeout_ms)
+                met = await entry.driver.wait_for_url(url, timeout_ms)
                 check = ("expect_url", None, None)
             elapsed = round((time.monotonic() - started) * 1000)
             if not met:
@@ -99,16 +85,6 @@ class WaitTools(ToolGuard):
             return None
 
 
-async def _text(page: Page, text: str, shown: bool, timeout_ms: int) -> bool:
-    """Playwright's own text matching (case-insensitive, whitespace-normalised substring) on visible elements."""
-    locator = page.get_by_text(text).filter(visible=True).first
-    try:
-        await locator.wait_for(state="visible" if shown else "hidden", timeout=timeout_ms)
-    except PlaywrightTimeout:
-        return False
-    return True
-
-
 async def _element(entry: NamedContext, ref: str, state: ElementState, timeout_ms: int) -> bool:
     """Poll the element's visibility in the isolated world; a removed element counts as hidden."""
     world = entry.driver.race.world
@@ -123,12 +99,3 @@ async def _element(entry: NamedContext, ref: str, state: ElementState, timeout_m
         if time.monotonic() >= deadline:
             return False
         await asyncio.sleep(_POLL_S)
-
-
-async def _url(page: Page, pattern: str, timeout_ms: int) -> bool:
-    deadline = time.monotonic() + timeout_ms / 1000
-    while not url_matches(page.url, pattern):
-        if time.monotonic() >= deadline:
-            return False
-        await asyncio.sleep(_POLL_S)
-    return True

@@ -32,8 +32,8 @@ async def freeze(tools: BrowserTools, url: str) -> str:
     return ref_of(text, '"Other"')
 
 
-async def test_a_check_on_a_stuck_page_times_out_and_navigation_opens_a_fresh_page(static_pages):
-    contexts = BrowserContexts()
+async def test_a_check_on_a_stuck_page_times_out_and_navigation_opens_a_fresh_page(static_pages, fleet):
+    contexts = BrowserContexts(fleet)
     tools = BrowserTools(contexts)
     try:
         other = await freeze(tools, static_pages.url("/busy", pages.BUSY))
@@ -52,8 +52,8 @@ async def test_a_check_on_a_stuck_page_times_out_and_navigation_opens_a_fresh_pa
         await contexts.close()
 
 
-async def test_a_tool_past_its_time_limit_answers_timeout(static_pages):
-    contexts = BrowserContexts(page_timeout_s=30)  # the tool's own limit is the one that strikes
+async def test_a_tool_past_its_time_limit_answers_timeout(static_pages, fleet):
+    contexts = BrowserContexts(fleet, page_timeout_s=30)  # the tool's own limit is the one that strikes
     tools = BrowserTools(contexts)
     try:
         other = await freeze(tools, static_pages.url("/busy-again", pages.BUSY))

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from studio.browser.origins import OriginPolicy
+from studio.race.page_reads import url_matches
+from studio.race.typing_rules import types_text
 from studio.toolbelt import BrowserContexts, Toolbelt, ToolError
-from studio.toolbelt.keys import types_text
-from studio.toolbelt.waits import url_matches
 from tests.apps.list_app import ListApp
 from tests.race.conftest import ref_of
 
@@ -42,8 +42,8 @@ SECRET = """<!doctype html><title>Sign in</title>
 
 
 @pytest.fixture
-async def belt():
-    contexts = BrowserContexts()
+async def belt(fleet):
+    contexts = BrowserContexts(fleet)
     yield Toolbelt(contexts)
     await contexts.close()
 
@@ -128,9 +128,9 @@ async def test_waits_for_text_elements_and_urls(belt, static_pages):
     assert isinstance(stale, ToolError) and stale.error.type == "unknown_ref"
 
 
-async def test_key_presses_that_type_follow_the_typing_rules(static_pages):
+async def test_key_presses_that_type_follow_the_typing_rules(static_pages, fleet):
     with ListApp() as app:
-        contexts = BrowserContexts(pin=OriginPolicy([app.base_url]))
+        contexts = BrowserContexts(fleet, pin=OriginPolicy([app.base_url]))
         belt = Toolbelt(contexts)
         try:
             # Another origin: a command key is fine, a character is typing and is refused.
@@ -143,12 +143,12 @@ async def test_key_presses_that_type_follow_the_typing_rules(static_pages):
             text = await open_page(belt, app.entry_url)
             field = ref_of(text, 'textbox "What needs to be done?"')
             for key in ("KeyH", "i"):
-                assert (await belt.press_key(key, "t", ref=field)).to_json()["pressed"] is True
+                got = (await belt.press_key(key, "t", ref=field)).to_json(); assert got.get("pressed") is True, got
             assert 'value="hi"' in await snapshot_text(belt)
         finally:
             await contexts.close()
 
-    contexts = BrowserContexts()
+    contexts = BrowserContexts(fleet)
     belt = Toolbelt(contexts)
     try:
         text = await open_page(belt, static_pages.url("/secret", SECRET))

@@ -13,8 +13,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-async def recorded(tmp_path):
-    contexts = BrowserContexts(recording=ProjectRecording.open(tmp_path / "agent.studio"))
+async def recorded(tmp_path, fleet):
+    contexts = BrowserContexts(fleet, recording=ProjectRecording.open(tmp_path / "agent.studio"))
     yield contexts
     await contexts.close()
 

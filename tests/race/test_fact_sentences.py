@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from studio.models.race import OBSERVATIONS, VisibilityObservation
-from studio.race.observe_cli import fact_line
+from studio.race.fact_lines import fact_line
 from studio.ui.observations_dock import fact_sentence
 
 

@@ -7,7 +7,7 @@ import pytest
 from playwright.async_api import expect
 
 from studio.race.actions import ActionRunner
-from studio.race.observe_cli import fact_line
+from studio.race.fact_lines import fact_line
 from tests.apps.hazards_app import OVERLAY_GONE_AT_S, HazardsApp
 
 pytestmark = pytest.mark.browser

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from studio.race.bench import admin_page
+from studio.cli.race_bench import admin_page
 from studio.race.errors import RaceError
 from tests.race import pages
 from tests.race.conftest import ref_after, ref_of

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.async_api import expect
 
-from studio.race.bench import admin_page
+from studio.cli.race_bench import admin_page
 from tests.apps.grid_game import GridGame
 from tests.apps.list_app import ListApp
 from tests.race.conftest import ref_of

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
-from studio.browser.launcher import BrowserLauncher
 from studio.browser.origins import OriginPolicy
-from studio.toolbelt import BrowserContexts, SnapshotReply, ToolError, Toolbelt
+from studio.toolbelt import BrowserContexts, SnapshotReply, Toolbelt, ToolError
 from tests.mcp.conftest import McpServer
 from tests.race.conftest import ref_of
 
@@ -34,8 +33,8 @@ async def test_a_huge_snapshot_comes_in_parts_that_add_up_to_the_whole(hostile, 
         await server.stop()
 
 
-async def test_typing_is_refused_outside_the_pinned_origin(hostile, browser_info):
-    contexts = BrowserContexts(BrowserLauncher(), pin=OriginPolicy([hostile.app_url]))
+async def test_typing_is_refused_outside_the_pinned_origin(hostile, fleet):
+    contexts = BrowserContexts(fleet, pin=OriginPolicy([hostile.app_url]))
     belt = Toolbelt(contexts)
     try:
         await belt.navigate(hostile.other_url + "/login", "default")

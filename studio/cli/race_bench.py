@@ -1,4 +1,8 @@
-"""`studio bench race|snapshot`: our preflight check and snapshot against Playwright's own, as JSON."""
+"""`studio bench race|snapshot`: our preflight check and snapshot against Playwright's own, as JSON.
+
+The pages come from the runtime like any other work's; Playwright's own side of each comparison (a trial click, an
+aria snapshot) is asked of the same page the driver holds.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,10 @@ import statistics
 import sys
 import time
 
-from studio.browser.launcher import BrowserLauncher
 from studio.demo.server import DemoConfig, DemoServerThread
 from studio.race.locators import resolve, synthesize
-from studio.race.page import RacePage
+from studio.runtime import EngineRuntime
+from studio.settings import StudioSettings
 
 SIZES = (100, 1000, 5000)
 
@@ -51,12 +55,12 @@ def _median_ms(samples: list[float]) -> float:
 async def measure_race(repeats: int = 30) -> dict:
     """Median round trip of our preflight check vs Playwright's click(trial=True) on the same elements."""
     with DemoServerThread(config=DemoConfig(hydration_ms=(0, 0))) as demo:
-        async with BrowserLauncher() as browser:
-            page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
-            await page.goto(demo.base_url + "/products")
-            await page.get_by_test_id("loading-scrim").wait_for(state="hidden")
-            await page.wait_for_timeout(500)  # let the cards' fade-in finish, so both sides see still elements
-            race = RacePage(page)
+        async with EngineRuntime(StudioSettings(), record=False) as runtime:
+            driver = await runtime.open_page()
+            page, race = driver.page, driver.race
+            await driver.navigate(demo.base_url + "/products")
+            await driver.wait_for("[data-testid=loading-scrim]", "hidden")
+            await asyncio.sleep(0.5)  # let the cards' fade-in finish, so both sides see still elements
             text = (await race.snapshot()).text
             refs = [_ref(line) for line in text.splitlines() if '"Add to Cart"' in line][:6]
             refs += [_ref(line) for line in text.splitlines() if line.strip().startswith('link "') and "#nav-" in line][:4]
@@ -89,7 +93,7 @@ async def measure_race(repeats: int = 30) -> dict:
 def _fidelity(text: str, interactive: int) -> dict:
     """Whether the snapshot kept what an agent needs of the admin table: a ref, role and name on every control,
     and the rows' and controls' test ids."""
-    controls = re.findall(r'^\s*(?:checkbox|link|button) "[^"]+" e\d+', text, re.M)
+    controls = re.findall(r'^\s*(?:checkbox|link|button) "[^"]+" e\d+', text, re.MULTILINE)
     return {
         "controls_with_refs": len(controls),
         "keeps_refs": len(controls) == interactive,
@@ -101,11 +105,11 @@ def _fidelity(text: str, interactive: int) -> dict:
 async def measure_snapshot(repeats: int = 3, sizes: tuple[int, ...] = SIZES) -> dict:
     """Time and size of our snapshot and of Playwright's aria_snapshot on generated pages."""
     results = []
-    async with BrowserLauncher() as browser:
+    async with EngineRuntime(StudioSettings(), record=False) as runtime:
         for size in sizes:
-            page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
+            driver = await runtime.open_page()
+            page, race = driver.page, driver.race
             await page.set_content(admin_page(size))
-            race = RacePage(page)
             ours_text = (await race.snapshot()).text  # also installs the library (not timed)
             theirs_text = await page.locator("body").aria_snapshot()
             ours_t, theirs_t = [], []
@@ -116,7 +120,7 @@ async def measure_snapshot(repeats: int = 3, sizes: tuple[int, ...] = SIZES) -> 
                 started = time.perf_counter()
                 theirs_text = await page.locator("body").aria_snapshot()
                 theirs_t.append(time.perf_counter() - started)
-            interactive = await page.evaluate("document.querySelectorAll('a[href], button, input').length")
+            interactive = await driver.evaluate("document.querySelectorAll('a[href], button, input').length")
             results.append({
                 "interactive_elements": interactive,
                 "ours_ms": _median_ms(ours_t), "aria_snapshot_ms": _median_ms(theirs_t),
@@ -126,7 +130,7 @@ async def measure_snapshot(repeats: int = 3, sizes: tuple[int, ...] = SIZES) -> 
                 "refs": snap.refCount, **_fidelity(snap.text, interactive),
             })
             assert len(ours_text) == len(snap.text)
-            await page.context.close()
+            await driver.close()
     return {"benchmark": "snapshot", "pages": results,
             "targets": {"time_ratio": "<= 1", "size_ratio": "<= 0.6"}}
 

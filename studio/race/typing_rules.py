@@ -1,7 +1,6 @@
-"""Key presses that type text, and where the keyboard focus is: what the typing rules need to know about a key.
-
-A key press that types a character is typing, and follows the same rules as browser_type: only on the pinned
-origins, and never into a password or one-time-code field (browser_type keeps those out of recordings).
+"""The typing rules every path that types follows: text goes only into pages of the origins a job is pinned to, and
+a key press that types a character is typing too (never into a password or one-time-code field: filling those keeps
+them out of recordings). Here: which keys type, where the keyboard focus is, and the pin check itself.
 """
 
 from __future__ import annotations
@@ -12,6 +11,8 @@ from dataclasses import dataclass
 from playwright.async_api import Frame, Page
 
 from studio.browser.calls import bounded
+from studio.browser.origins import OriginPolicy
+from studio.race.errors import RaceError
 
 # Playwright key names (KeyboardEvent.code style) that produce a character without a modifier.
 _TEXT_CODES = re.compile(r"Key[A-Z]|Digit\d|Numpad\d|Space|Backquote|Minus|Equal|Backslash|BracketLeft|BracketRight|"
@@ -65,3 +66,14 @@ async def focused_field(page: Page) -> Focus:
             return Focus(frame.url, field)
         frame = child
     return Focus(frame.url, None)
+
+
+def check_pinned(pin: OriginPolicy | None, url: str, what: str) -> None:
+    """Raise origin_refused when `url` (the page, or the document of the field typed into) is off the pinned origins;
+    `what` names the action in the sentence ("browser_type", "typing into the email field")."""
+    if pin is None or pin.allows(url):
+        return
+    allowed = ", ".join(sorted(pin.allowed_origins)) or "none yet"
+    raise RaceError("origin_refused", f"{what} refused: the page is on {OriginPolicy.origin_of(url) or url}, "
+                                      f"not on the app's origin ({allowed}). Text is only typed into the app's "
+                                      "own pages; navigate back to the app first.")
