@@ -12,8 +12,6 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.app.race_entries import Inspection
 from studio.app.race_sentences import PICK_AGAIN
 from studio.models.locator import LocatorSpec
@@ -125,7 +123,7 @@ class ElementInspector:
         while True:
             try:
                 found = await find_again(self._driver().race, current.locator)
-            except (RaceError, PlaywrightError):
+            except RaceError:
                 found = None  # the document is changing under the question
             if generation != self.generation:
                 return None  # the tester picked something else meanwhile

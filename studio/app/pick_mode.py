@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.app.race_entries import StackPosition
 from studio.app.tasks import TaskOwner
 from studio.browser.input import InputAction
@@ -123,7 +121,7 @@ class PickMode:
                 (x, y), self._point = self._point, None
                 try:
                     stack: PointStack | None = await self._stack_at(x, y)
-                except (RaceError, PlaywrightError):
+                except RaceError:
                     stack = None  # the page is changing; the next move asks again
                 if not self.on:
                     break

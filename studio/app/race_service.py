@@ -14,29 +14,28 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 from PySide6.QtCore import QObject, Signal
 
 from studio.app.browser_service import BrowserService
 from studio.app.element_inspector import FIND_AGAIN_S, ElementInspector
-from studio.app.project_service import ProjectService
 from studio.app.pick_mode import PickMode
+from studio.app.project_service import ProjectService
 from studio.app.race_entries import Inspection, RaceEntry
 from studio.app.race_sentences import for_the_window
 from studio.app.tasks import TaskOwner
 from studio.app.tester_input import TesterInput
-from studio.browser.errors import BrowserError, describe_navigation_failure, first_line
+from studio.browser.errors import BrowserError, first_line
 from studio.browser.input import InputAction
 from studio.browser.urls import normalize_url
 from studio.models.locator import LocatorSpec
 from studio.models.pick import PointStack
 from studio.models.race import ActionName, Rect
 from studio.models.recording import RecordedStep
-from studio.race.driver import PageDriver
 from studio.race.assertion_steps import AssertionKind, assertion_for
+from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.race.page import RacePage
+from studio.runtime.live import LivePage
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +62,7 @@ class RaceService(QObject):
         self.browser = browser
         self.project = project
         self.driver: PageDriver | None = None
+        self.live: LivePage | None = None  # the live session's page, followed as it changes
         self.session_id: str | None = None
         self.recording = False
         self._tasks = TaskOwner(on_error=self._unexpected)
@@ -92,11 +92,14 @@ class RaceService(QObject):
         self.session_id = session_id
         if self._unsubscribe_page:
             self._unsubscribe_page()
+        self.live = LivePage(session)
         self._unsubscribe_page = session.on_active_page(self._on_page)
         self._on_page(session.page)
 
-    def _on_page(self, page: Page) -> None:
-        self.driver = PageDriver(page)
+    def _on_page(self, _page: object) -> None:
+        if self.live is None:
+            return
+        self.driver = self.live.driver  # the session's newest page, as the one driver the tester's work goes through
         if self.recording:
             self._record_on(self.driver)
         self.tester.reset()
@@ -106,6 +109,7 @@ class RaceService(QObject):
             self._unsubscribe_page()
             self._unsubscribe_page = None
         self.driver = None
+        self.live = None
         self.tester.clear()
         self.inspector.forget()
         self.set_pick_mode(False)
@@ -300,10 +304,7 @@ class RaceService(QObject):
     async def _navigate(self, driver: PageDriver, url: str) -> None:
         async with driver.lock:
             await self.tester.flush_field()
-            try:
-                await driver.navigate(url)
-            except PlaywrightError as error:
-                raise describe_navigation_failure(url, error) from error
+            await driver.navigate(url)  # a URL that cannot be opened is a RaceError with the browser's reason
 
     def add_assertion(self, kind: AssertionKind, ref: str) -> None:
         """While recording: an expect step on the element with its state now (the Steps dock's Assert tools)."""
@@ -354,7 +355,7 @@ class RaceService(QObject):
         async def guarded() -> Any:
             try:
                 return await coro
-            except (RaceError, BrowserError, PlaywrightError) as error:
+            except (RaceError, BrowserError) as error:
                 if not quiet:
                     self._report(error, doing)
                 return None

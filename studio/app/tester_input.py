@@ -13,8 +13,6 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.app.browser_service import BrowserService
 from studio.app.race_entries import RaceEntry, RememberedField, is_text_field, starts_step
 from studio.app.tasks import TaskOwner
@@ -25,7 +23,7 @@ from studio.models.race import Observation
 from studio.models.recording import RecordedStep
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
-from studio.race.locators import resolve, synthesize
+from studio.race.locators import synthesize
 
 GESTURE_WAIT_S = 10.0  # how long a recorded press waits for its release before releasing it itself
 
@@ -123,7 +121,7 @@ class TesterInput:
         async with driver.lock:
             try:
                 await self._record_gesture(driver, start, kind, perform)
-            except (RaceError, BrowserError, PlaywrightError) as error:
+            except (RaceError, BrowserError) as error:
                 self._on_error(error, "recording your click" if kind == "click" else "recording the key press")
             except asyncio.CancelledError:
                 performed = True  # shutting down: nothing to deliver to
@@ -185,7 +183,5 @@ class TesterInput:
 
 
 async def _field_value(driver: PageDriver, locator: LocatorSpec) -> str | None:
-    try:
-        return await resolve(driver.page, locator.steps).input_value(timeout=1000)
-    except PlaywrightError:
-        return None  # gone or no longer unique: nothing to compare
+    value = await driver.evaluate_on(locator, "(el) => el.value ?? null")
+    return None if value is None else str(value)  # None: gone or no longer unique, nothing to compare

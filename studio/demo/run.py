@@ -10,6 +10,7 @@ from studio.browser.session import BrowserSession
 from studio.demo.out_folder import unusable
 from studio.demo.server import DemoServerThread
 from studio.demo.tour import JOB, DemoTour, DemoUser
+from studio.runtime.live import LivePage
 from studio.store.project import ProjectFile
 
 
@@ -42,7 +43,7 @@ def create_demo_user(demo: DemoServerThread) -> DemoUser:
 
 async def run_demo(session: BrowserSession, demo: DemoServerThread, project: ProjectFile, out: Path) -> dict:
     """Run the tour on a started session, store the run summary in the project and write out/summary.json."""
-    tour = DemoTour(session, demo.base_url, create_demo_user(demo))
+    tour = DemoTour(session, demo.base_url, create_demo_user(demo), LivePage(session))
     await tour.run()
     counts = project.counts(session.id)
     summary = {

@@ -55,7 +55,7 @@ def sign_in_lines(base_url: str, two_factor: User) -> list[str]:
     """What `studio serve-demo` prints under the address: who to sign in as, and how to get the code."""
     return [
         f"Sign in at {base_url}/login as {DEMO_EMAIL}, password {DEFAULT_PASSWORD} (no code is asked;",
-        f"  admin@example.com has the same password and the admin role).",
+        "  admin@example.com has the same password and the admin role).",
         f"With a one-time code (TOTP): {two_factor.email}, password {two_factor.password};",
         f"  the current code: curl {base_url}{code_path(two_factor.email)}",
         f"  (or add the secret {two_factor.otp_secret} to an authenticator app).",

@@ -3,21 +3,26 @@ add a product to the cart, and leave a complete record in the project file."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import pyotp
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, expect
 
 from studio.browser.errors import BrowserError, SessionClosedError, first_line
 from studio.browser.session import BrowserSession
 from studio.browser.urls import path_of
 from studio.models.events import NoticeEvent, ProgressEvent
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
+from studio.race.targets import State
+from studio.runtime.live import LivePage
 
 JOB = "demo"
 PRODUCT = "iPhone 15 Pro"
+NAVIGATION_WAIT_MS = 10_000
 
 # Each stop: path, heading that proves the page rendered, and an optional interaction on it.
 PAGES: tuple[tuple[str, str], ...] = (
@@ -59,8 +64,9 @@ class TourResult:
 class DemoTour:
     """Runs the tour on a live BrowserSession, publishing a ProgressEvent per step and a screenshot per page."""
 
-    def __init__(self, session: BrowserSession, base_url: str, user: DemoUser) -> None:
+    def __init__(self, session: BrowserSession, base_url: str, user: DemoUser, live: LivePage) -> None:
         self.session = session
+        self.live = live
         self.base_url = base_url.rstrip("/")
         self.user = user
         self.result = TourResult()
@@ -97,7 +103,7 @@ class DemoTour:
                 await step()
             except SessionClosedError:
                 raise
-            except (PlaywrightError, BrowserError, AssertionError) as error:
+            except (RaceError, BrowserError, AssertionError) as error:
                 if not self.session.alive:
                     raise SessionClosedError(self.session.end_message or "The browser session ended.") from error
                 sentence = f"{title} failed: {first_line(error)}"
@@ -107,46 +113,55 @@ class DemoTour:
         return self.result
 
     # -- steps -------------------------------------------------------------------------------------
+    # The tour acts like any agent: through the live page's PageDriver (race preflight before each action).
 
     @property
-    def page(self) -> Page:
-        return self.session.page
+    def driver(self) -> PageDriver:
+        return self.live.driver
+
+    async def _see(self, selector: str, what: str, state: State = "visible", timeout_ms: float = 5000) -> None:
+        """Wait for what a step proves (a heading, a toast, the scrim gone), as Playwright's expect would."""
+        if not await self.driver.wait_for(selector, state, timeout_ms):
+            raise AssertionError(f"{what} was not {state} within {timeout_ms / 1000:g} s on {self.driver.url}")
+
+    async def _arrive(self, pattern: str) -> None:
+        if not await self.driver.wait_for_url(pattern, NAVIGATION_WAIT_MS):
+            raise AssertionError(f"the page did not reach {pattern} (it is on {self.driver.url})")
 
     async def _goto(self, path: str) -> None:
         await self.session.goto(self.base_url + path)
-        self.result.visited.append(path_of(self.page.url))
+        self.result.visited.append(path_of(self.driver.url))
 
     async def _open_login(self) -> None:
         await self._goto("/login")
-        await expect(self.page.get_by_role("heading", name="Sign in")).to_be_visible()
+        await self._see('role=heading[name="Sign in"]', "The 'Sign in' heading")
 
     async def _sign_in(self) -> None:
-        await self.page.get_by_test_id("email-input").fill(self.user.email)
-        await self.page.get_by_test_id("password-input").fill(self.user.password)
-        await self.page.get_by_test_id("login-button").click()
+        await self.driver.must("fill", _test_id("email-input"), self.user.email)
+        await self.driver.must("fill", _test_id("password-input"), self.user.password)
+        await self.driver.must("click", _test_id("login-button"))
         if not self.user.otp_secret:
-            await self.page.wait_for_url("**/dashboard")
+            await self._arrive("**/dashboard")
 
     async def _two_factor(self) -> None:
-        otp_input = self.page.get_by_test_id("otp-input")
-        await expect(otp_input).to_be_visible()
-        await otp_input.fill(pyotp.TOTP(self.user.otp_secret or "").now())
-        await self.page.get_by_test_id("verify-button").click()
-        await self.page.wait_for_url("**/dashboard")
-        self.result.visited.append(path_of(self.page.url))
+        await self._see(_test_id("otp-input"), "The one-time code field")
+        await self.driver.must("fill", _test_id("otp-input"), pyotp.TOTP(self.user.otp_secret or "").now())
+        await self.driver.must("click", _test_id("verify-button"))
+        await self._arrive("**/dashboard")
+        self.result.visited.append(path_of(self.driver.url))
 
     def _visit_step(
         self, path: str, heading: str, then: Callable[[], Awaitable[None]] | None
     ) -> Callable[[], Awaitable[None]]:
         async def visit() -> None:
-            if path_of(self.page.url) != path:  # signing in already landed on the dashboard
+            if path_of(self.driver.url) != path:  # signing in already landed on the dashboard
                 await self._goto(path)
             if heading:
-                await expect(self.page.get_by_role("heading", level=1)).to_contain_text(heading)
+                await self._see(f"h1:has-text({json.dumps(heading)})", f"The heading {heading!r}")
             else:
-                await expect(self.page.get_by_role("heading", level=1)).to_be_visible()
+                await self._see("h1", "The page's heading")
             if path == "/products":
-                await expect(self.page.get_by_test_id("loading-scrim")).to_be_hidden()
+                await self._see(_test_id("loading-scrim"), "The loading scrim", state="hidden")
             await self.session.screenshot(path.strip("/") or "home")
             if then is not None:
                 await then()
@@ -154,39 +169,40 @@ class DemoTour:
         return visit
 
     async def _add_to_cart(self) -> None:
-        card = self.page.get_by_test_id("product-card").filter(has_text=PRODUCT)
-        async with self.page.expect_response(
-            lambda r: r.url.endswith("/api/cart/add") and r.request.method == "POST"
-        ) as reply:
-            await card.get_by_role("button", name="Add to Cart").click()
-        body = await (await reply.value).json()
-        self.result.cart_count = int(body.get("cart", {}).get("count", 0))
-        await expect(self.page.get_by_role("status")).to_contain_text(f"{PRODUCT} added to cart")
+        card = f"{_test_id('product-card')}:has-text({json.dumps(PRODUCT)})"
+        await self.driver.must("click", f'{card} >> role=button[name="Add to Cart"]')
+        await self._see(f"role=status >> text={json.dumps(PRODUCT + ' added to cart')}", "The added-to-cart toast")
+        cart = await self.driver.evaluate("() => fetch('/api/cart').then((reply) => reply.json())",
+                                          during="reading the cart")
+        self.result.cart_count = int((cart or {}).get("cart", {}).get("count", 0))
         await self.session.screenshot("products-added-to-cart")
 
     async def _open_offer(self) -> None:
-        offer = self.page.get_by_test_id("offer-card").first
-        name = (await offer.get_attribute("aria-labelledby")) or ""
-        title = await self.page.locator(f"#{name}").inner_text() if name else ""
-        await offer.get_by_test_id("learn-more").click()
-        await self.page.wait_for_url("**/offers/*")
-        self.result.visited.append(path_of(self.page.url))
+        offer = f"{_test_id('offer-card')} >> nth=0"
+        name = await self.driver.evaluate_on(offer, "(el) => el.getAttribute('aria-labelledby') || ''") or ""
+        title = (await self.driver.evaluate_on(f"#{name}", "(el) => el.innerText") or "") if name else ""
+        await self.driver.must("click", f"{offer} >> {_test_id('learn-more')}")
+        await self._arrive("**/offers/*")
+        self.result.visited.append(path_of(self.driver.url))
         if title:
-            await expect(self.page.get_by_role("heading", level=1)).to_have_text(title)
+            await self._see(f"h1:text-is({json.dumps(title.strip())})", f"The offer's heading {title!r}")
         await self.session.screenshot("offer-details")
 
     async def _check_cart(self) -> None:
-        await expect(self.page.get_by_test_id("cart-row").filter(has_text=PRODUCT)).to_be_visible()
+        await self._see(f"{_test_id('cart-row')}:has-text({json.dumps(PRODUCT)})", f"The cart row of {PRODUCT}")
 
     async def _play_game(self) -> None:
-        await self.page.get_by_test_id("play-button").click()
+        await self.driver.must("click", _test_id("play-button"))
         for key in ("ArrowLeft", "ArrowLeft", "Space", "ArrowRight", "ArrowRight", "Space"):
-            await self.page.keyboard.press(key)
-            await self.page.wait_for_timeout(120)  # let the game run a few frames between keys, as a player would
+            await self.driver.press(key)
+            await asyncio.sleep(0.12)  # let the game run a few frames between keys, as a player would
         await self.session.screenshot("game-playing")
 
     async def _sign_out(self) -> None:
-        await self.page.get_by_test_id("logout-button").click()
-        await self.page.wait_for_url("**/login**")
-        self.result.visited.append(path_of(self.page.url))
+        await self.driver.must("click", _test_id("logout-button"))
+        await self._arrive("**/login**")
+        self.result.visited.append(path_of(self.driver.url))
 
+
+def _test_id(value: str) -> str:
+    return f"[data-testid={json.dumps(value)}]"

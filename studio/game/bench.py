@@ -21,6 +21,7 @@ from studio.game.eyes import Camera
 from studio.game.run_context import GameOptions
 from studio.models.game import PHASE_TIMEOUTS_S, Rect
 from studio.runtime import EngineRuntime
+from studio.runtime.live import LivePage
 from studio.settings import StudioSettings
 from studio.store.project import ProjectFile
 
@@ -59,10 +60,11 @@ async def _captures(url: str) -> dict:
         session = await runtime.start_browser(headless=True)
         await session.goto(url)
         await asyncio.sleep(1.0)
-        camera = Camera(session)
+        live = LivePage(session)
+        camera = Camera(live)
         for _ in range(CAPTURES):
             await camera.screenshot()
-        box = Rect(**await session.page.evaluate(
+        box = Rect(**await live.driver.evaluate(
             "() => { const r = document.querySelector('canvas').getBoundingClientRect();"
             " return {x: r.x, y: r.y, width: r.width, height: r.height}; }"))
         frames = []

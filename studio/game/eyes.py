@@ -6,7 +6,6 @@ Everything here reads; nothing acts. Every call is bounded: a page stuck in a lo
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import logging
@@ -15,16 +14,14 @@ import time
 from functools import lru_cache
 from typing import Any
 
-from playwright.async_api import CDPSession, Page
-from playwright.async_api import Error as PlaywrightError
-
-from studio.browser.calls import bounded
-from studio.browser.errors import BrowserError, PageUnresponsive, first_line
-from studio.browser.session import BrowserSession
+from studio.browser.errors import BrowserError, PageUnresponsive
 from studio.game.frames import Frame, FrameError, decode_png
 from studio.models.game import Rect
 from studio.preflight.app_kind import keyboard_listeners
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
 from studio.resources import resource_path
+from studio.runtime.live import LivePage
 
 log = logging.getLogger(__name__)
 
@@ -45,20 +42,27 @@ class EyesError(BrowserError):
 class PageProbe:
     """Questions to the in-page probe; installed once per page, before its scripts run on every navigation."""
 
-    def __init__(self, session: BrowserSession) -> None:
-        self.session = session
+    def __init__(self, live: LivePage) -> None:
+        self.live = live
         self._installed: set[int] = set()
 
     @property
-    def page(self) -> Page:
-        return self.session.page
+    def driver(self) -> PageDriver:
+        try:
+            return self.live.driver
+        except RaceError as error:
+            raise EyesError(f"The page could not be read: {error.message}") from error
 
     async def install(self) -> None:
         """Run the probe before the page's own scripts from the next navigation on, and in the page as it is now."""
-        page = self.page
-        if id(page) not in self._installed:
-            await page.add_init_script(probe_source())
-            self._installed.add(id(page))
+        driver = self.driver
+        if id(driver) not in self._installed:
+            try:
+                await driver.add_init_script(probe_source())
+            except RaceError as error:
+                raise EyesError(f"The page could not be read while installing the game probe: {error.message}"
+                                ) from error
+            self._installed.add(id(driver))
         await self._evaluate(probe_source(), "installing the game probe")
 
     async def call(self, function: str, *args: Any) -> Any:
@@ -73,23 +77,23 @@ class PageProbe:
 
     async def keyboard_listeners(self) -> list[str]:
         """Where the page listens to the keyboard (window, document, body, canvas), read over CDP."""
-        return await keyboard_listeners(self.page)
+        return await keyboard_listeners(self.driver.page)
 
     async def _evaluate(self, expression: str, what: str) -> Any:
-        page = self.page
+        driver = self.driver
         try:
-            return await bounded(page, page.evaluate(expression), what, CALL_TIMEOUT_S)
-        except PlaywrightError as error:
-            raise EyesError(f"The page could not be read while {what}: {first_line(error)}") from error
+            return await driver.evaluate(expression, during=what, seconds=CALL_TIMEOUT_S)
+        except RaceError as error:
+            if error.kind == "timeout":
+                raise PageUnresponsive(driver.url, what, CALL_TIMEOUT_S) from error
+            raise EyesError(f"The page could not be read while {what}: {error.message}") from error
 
 
 class Camera:
     """Pictures of the page: analysis frames of a region (small, fast) and evidence screenshots (full viewport)."""
 
-    def __init__(self, session: BrowserSession) -> None:
-        self.session = session
-        self._cdp: CDPSession | None = None
-        self._cdp_page: Page | None = None
+    def __init__(self, live: LivePage) -> None:
+        self.live = live
         self.latencies_ms: list[float] = []
 
     async def frame(self, box: Rect) -> Frame:
@@ -114,22 +118,12 @@ class Camera:
         params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
         if clip is not None:
             params["clip"] = clip
-        cdp = await self._session()
         try:
-            reply = await asyncio.wait_for(cdp.send("Page.captureScreenshot", params), CALL_TIMEOUT_S)
-        except TimeoutError as error:
-            raise PageUnresponsive(self.session.page.url, "taking a picture of the game", CALL_TIMEOUT_S) from error
-        except PlaywrightError as error:
-            self._cdp = None
-            raise EyesError(f"The page could not be pictured: {first_line(error)}") from error
+            driver = self.live.driver
+            reply = await driver.devtools("Page.captureScreenshot", params, seconds=CALL_TIMEOUT_S)
+        except RaceError as error:
+            if error.kind == "timeout":
+                raise PageUnresponsive(self.live.session.page.url, "taking a picture of the game",
+                                       CALL_TIMEOUT_S) from error
+            raise EyesError(f"The page could not be pictured: {error.message}") from error
         return base64.b64decode(reply["data"])
-
-    async def _session(self) -> CDPSession:
-        page = self.session.page
-        if self._cdp is None or self._cdp_page is not page:
-            try:
-                self._cdp = await page.context.new_cdp_session(page)
-            except PlaywrightError as error:
-                raise EyesError(f"The page could not be pictured: {first_line(error)}") from error
-            self._cdp_page = page
-        return self._cdp

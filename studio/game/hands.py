@@ -12,7 +12,6 @@ import time
 from dataclasses import dataclass
 
 from studio.browser.origins import OriginPolicy
-from studio.browser.session import BrowserSession
 from studio.race.driver import PageDriver
 from studio.runtime.live import LivePage
 from studio.toolbelt import LiveContexts, Toolbelt
@@ -34,8 +33,8 @@ class Touch:
 class GameHands:
     """Navigate, read the page, press keys and click controls — through the Toolbelt only."""
 
-    def __init__(self, session: BrowserSession, url: str) -> None:
-        self.contexts = LiveContexts(LivePage(session), pin=OriginPolicy([url]))
+    def __init__(self, live: LivePage, url: str) -> None:
+        self.contexts = LiveContexts(live, pin=OriginPolicy([url]))
         self.belt = Toolbelt(self.contexts)
 
     @property

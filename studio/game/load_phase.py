@@ -9,8 +9,6 @@ import asyncio
 import logging
 import time
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.game.errors import GamePhaseError
 from studio.game.run_context import RunContext
 from studio.models.game import SURFACE_KINDS, AgentAction, Phase1Result, Rect
@@ -27,10 +25,7 @@ async def run_phase1(ctx: RunContext) -> Phase1Result:
     evidence.url = ctx.run.url
     ctx.status("Opening the game")
     await ctx.probe.install()  # before the navigation: it counts the frames the game draws from the start
-    try:
-        await ctx.session.page.bring_to_front()  # the game's tab is the active one: it gets the keys and the frames
-    except PlaywrightError as error:
-        log.info("could not bring the game's page to the front: %s", error)
+    await ctx.live.driver.bring_to_front()  # the game's tab is the active one: it gets the keys and the frames
     started = time.monotonic()
     reply = await ctx.hands.navigate(ctx.run.url)
     seconds = time.monotonic() - started

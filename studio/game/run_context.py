@@ -34,6 +34,7 @@ from studio.models.game import (
     TechnicalDetail,
 )
 from studio.runtime.jobs import JobControl
+from studio.runtime.live import LivePage
 from studio.store.game import GameStore
 
 log = logging.getLogger(__name__)
@@ -107,9 +108,11 @@ class RunContext:
     _unsubscribe: list = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        self.hands = GameHands(self.session, self.run.url)
-        self.probe = PageProbe(self.session)
-        self.camera = Camera(self.session)
+        # One driver of the live page for the agent's hands, its probe and its camera.
+        self.live = LivePage(self.session)
+        self.hands = GameHands(self.live, self.run.url)
+        self.probe = PageProbe(self.live)
+        self.camera = Camera(self.live)
         self.clock = GameClock(self.probe)
 
     def play_box(self) -> Rect:

@@ -238,24 +238,40 @@ class PageDriver(PageReads):
         if closer is not None:
             await closer()
 
-    async def press(self, key: str) -> None:
+    async def bring_to_front(self) -> None:
+        """Make the page the browser's active tab (it gets the keys and draws its frames); never raises."""
+        try:
+            await self._bounded(self.page.bring_to_front(), "bringing the page to the front")
+        except (PlaywrightError, RaceError) as error:
+            log.info("could not bring the page to the front: %s", error)
+
+    async def press(self, key: str, rules_checked: bool = False) -> None:
         """Press a key on whatever has the keyboard focus (the page itself when nothing does); a press step
-        without a locator while recording. A key that types a character follows the typing rules."""
+        without a locator while recording. A key that types a character follows the typing rules (unless the
+        caller checked them itself: `rules_checked`)."""
         await self.settle()
-        if types_text(key) and self.pin is not None:  # a pinned job's key presses (an agent's): one look at the focus
+        if types_text(key) and self.pin is not None and not rules_checked:  # a pinned job's key: a look at the focus
             focus = await focused_field(self.page)
             check_pinned(self.pin, self.page.url, f"pressing {key}")
             check_pinned(self.pin, focus.url, f"pressing {key}")
             if is_secret_field(focus.field):
                 raise RaceError("bad_input", f"Refused to type {key!r} into a password or one-time-code field: fill "
                                              "the field instead, which never records secrets.")
-        if self.recorder is not None:
-            await self.recorder.press_key(key)  # it watches what the key caused, as for any step
-            return
         try:
+            if self.recorder is not None:
+                await self.recorder.press_key(key)  # it watches what the key caused, as for any step
+                return
             await asyncio.wait_for(self.page.keyboard.press(key), self.race.world.timeout_s)
         except TimeoutError as error:
             raise page_unresponsive(f"pressing {key}", self.race.world.timeout_s) from error
+        except PlaywrightError as error:
+            if self.page.is_closed():
+                raise context_closed() from error
+            first = str(error).splitlines()[0]
+            if "Unknown key" in first:
+                raise RaceError("bad_input", f"Unknown key {key!r}. Keys are named as in Playwright: 'Enter', 'Tab', "
+                                             "'ArrowLeft', 'Control+A', 'a'.") from error
+            raise RaceError("not_actionable", f"Pressing {key} failed: {first}") from error
 
     def record_check(self, action: StepAction, locator: LocatorSpec | None = None, value: str | None = None) -> None:
         """While recording: a check the agent waited for (text shown, an element's state, the URL) becomes a step,

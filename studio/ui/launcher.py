@@ -90,13 +90,11 @@ async def wait_for_settled_frames(studio: Studio, quiet_s: float = 0.4, timeout_
 
 
 async def _network_idle(session, timeout_ms: float = 8000) -> None:
-    """Wait until the page has had no network traffic for 500 ms (data fetched after load has arrived)."""
-    from playwright.async_api import Error as PlaywrightError
+    """Wait until the page has had no network traffic for 500 ms (data fetched after load has arrived); a page that
+    polls forever never goes idle, and the frames settling is then the only signal."""
+    from studio.runtime.live import LivePage
 
-    try:
-        await session.page.wait_for_load_state("networkidle", timeout=timeout_ms)
-    except PlaywrightError:
-        pass  # a page that polls forever never goes idle; the frames settling is then the only signal
+    await LivePage(session).driver.wait_for_load("networkidle", timeout_ms)
 
 
 def save_window_png(studio: Studio, path: Path) -> None:
@@ -199,8 +197,8 @@ def run_demo_gui(out: Path, seed: int, close_when_done: bool = False) -> int:
     """`studio demo` with a display: the same tour as in the terminal, live in the studio window.
 
     The window stays open for exploring afterwards, unless `close_when_done` (scripted runs)."""
-    from studio.demo.server import DemoConfig, DemoServerThread
     from studio.demo.run import demo_project_path, run_demo
+    from studio.demo.server import DemoConfig, DemoServerThread
 
     async def main() -> int:
         with DemoServerThread(config=DemoConfig(seed=seed)) as demo:
