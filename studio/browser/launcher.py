@@ -8,6 +8,7 @@ addresses and `ws://…/devtools/browser/…` are Chrome DevTools (CDP) endpoint
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -16,6 +17,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+from weakref import WeakKeyDictionary
 
 from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
@@ -75,8 +77,42 @@ def configured_endpoint(flag: str | None = None, setting: str | None = None,
     return None
 
 
+class _SharedDriver:
+    """One Playwright driver (its Node.js process) per event loop, shared by every launcher on that loop and stopped
+    when the last of them closes: starting one costs a second or more, and a studio runs several browsers (the live
+    session, the fleet's) in one process."""
+
+    def __init__(self) -> None:
+        self._drivers: WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[Playwright, int]] = WeakKeyDictionary()
+        self._locks: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = WeakKeyDictionary()
+
+    async def acquire(self) -> Playwright:
+        loop = asyncio.get_running_loop()
+        async with self._locks.setdefault(loop, asyncio.Lock()):
+            held = self._drivers.get(loop)
+            if held is None:
+                held = (await async_playwright().start(), 0)
+            self._drivers[loop] = (held[0], held[1] + 1)
+            return held[0]
+
+    async def release(self, driver: Playwright) -> None:
+        loop = asyncio.get_running_loop()
+        held = self._drivers.get(loop)
+        if held is None or held[0] is not driver:
+            await driver.stop()  # not ours to share (a loop that went away meanwhile): stop it
+            return
+        if held[1] > 1:
+            self._drivers[loop] = (driver, held[1] - 1)
+            return
+        del self._drivers[loop]
+        await driver.stop()
+
+
+_DRIVERS = _SharedDriver()
+
+
 class BrowserLauncher:
-    """Starts Playwright's driver and gives one Browser: launched locally, or connected to an endpoint.
+    """Gives one Browser: launched locally, or connected to an endpoint, through the loop's shared Playwright driver.
 
     `close()` releases both (a connected browser is disconnected; the remote server closes what it launched).
     """
@@ -105,7 +141,7 @@ class BrowserLauncher:
         if self.endpoint is None:
             self.info = BrowserInfo(self.browser_path, "settings") if self.browser_path else find_browser()
             _check_display(self.headless)
-        self._driver = self._driver or await async_playwright().start()
+        self._driver = self._driver or await _DRIVERS.acquire()
         try:
             self.browser = await (self._connect() if self.endpoint else self._launch())
         except BaseException:
@@ -171,7 +207,7 @@ class BrowserLauncher:
         if driver is None:
             return
         try:
-            await driver.stop()
+            await _DRIVERS.release(driver)
         except (PlaywrightError, OSError) as error:
             log.warning("Stopping the Playwright driver failed: %s", first_line(error))
 
