@@ -25,7 +25,7 @@ from typing import Literal
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from studio.browser.errors import describe_navigation_failure
+from studio.browser.errors import describe_navigation_failure, first_line
 from studio.browser.fleet import FleetMember
 from studio.browser.origins import OriginPolicy
 from studio.models.locator import LocatorSpec
@@ -256,6 +256,11 @@ class PageDriver(PageReads):
             await asyncio.wait_for(self.page.keyboard.press(key), self.race.world.timeout_s)
         except TimeoutError as error:
             raise page_unresponsive(f"pressing {key}", self.race.world.timeout_s) from error
+        except PlaywrightError as error:  # a key Playwright does not know ("Unknown key"), or the page closed
+            if self.page.is_closed():
+                raise context_closed() from error
+            raise RaceError("bad_input", f"Pressing {key!r} failed: {first_line(error)}. Keys are named as in "
+                                         "Playwright: 'Enter', 'Tab', 'ArrowLeft', 'Control+A', 'a'.") from error
 
     def record_check(self, action: StepAction, locator: LocatorSpec | None = None, value: str | None = None) -> None:
         """While recording: a check the agent waited for (text shown, an element's state, the URL) becomes a step,
