@@ -20,6 +20,7 @@ from studio.app.race_service import RaceService
 from studio.models.recording import RecordedStep
 from studio.pilot.job import PilotJob
 from studio.pilot.session import PilotEvent, PilotOptions, PilotReport, PilotSession
+from studio.runtime.live import LivePage
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ class PilotService(JobService):
                                     "on a web page. Open the app first.")
             return None
         options = PilotOptions(goal=goal, max_steps=max(1, max_steps))
-        pilot = PilotSession(session.page, self.folder_for_sessions(), options, self._event)
+        pilot = PilotSession(LivePage(session).driver, self.folder_for_sessions(), options, self._event)
         self.session = pilot
         self.sessionStarted.emit(str(pilot.folder))
         try:

@@ -212,8 +212,28 @@ def console_text(args: list[dict[str, Any]]) -> str:
         elif arg.get("type") == "undefined":
             parts.append("undefined")
         else:
-            parts.append(str(arg.get("description") or arg.get("className") or arg.get("type") or ""))
+            parts.append(_preview(arg) or str(arg.get("description") or arg.get("className") or arg.get("type") or ""))
     return " ".join(parts)
+
+
+def _preview(arg: dict[str, Any]) -> str | None:
+    """A plain object or an array by the browser's preview of it, as Playwright's console text shows them
+    ("{a: 1, b: two}", "[1, empty, 3]"); None for anything else (described by its description)."""
+    properties = (arg.get("preview") or {}).get("properties")
+    if properties is None:
+        return None
+    if arg.get("subtype") == "array":
+        items = sorted((int(p["name"]), str(p.get("value"))) for p in properties if str(p.get("name")).isdigit())
+        tokens, last = [], -1
+        for index, value in items:
+            gap = index - last - 1
+            tokens += [] if gap == 0 else ["empty"] if gap == 1 else [f"empty x {gap}"]
+            tokens.append(value)
+            last = index
+        return "[" + ", ".join(tokens) + "]"
+    if arg.get("description") == "Object":
+        return "{" + ", ".join(f"{p.get('name')}: {p.get('value')}" for p in properties) + "}"
+    return None
 
 
 async def _release_console(session: CDPSession) -> None:

@@ -33,7 +33,9 @@ def _pilot(args: argparse.Namespace) -> int:
     from studio.browser.errors import BrowserError
     from studio.browser.urls import normalize_url
     from studio.pilot.session import PilotEvent, PilotOptions, PilotSession
+    from studio.race.errors import RaceError
     from studio.runtime import EngineRuntime
+    from studio.runtime.live import LivePage
     from studio.settings import load_settings
 
     try:
@@ -59,7 +61,7 @@ def _pilot(args: argparse.Namespace) -> int:
             overrides = {"browser_endpoint": endpoint} if endpoint else {}
             session = await runtime.start_browser(headless=not args.headed, label="studio pilot", **overrides)
             await session.goto(url)
-            pilot = PilotSession(session.page, Path(args.sessions_dir), options, tell)
+            pilot = PilotSession(LivePage(session).driver, Path(args.sessions_dir), options, tell)
             loop = asyncio.get_running_loop()
             for name in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(name, pilot.stop)
@@ -74,7 +76,7 @@ def _pilot(args: argparse.Namespace) -> int:
 
     try:
         return asyncio.run(pilot())
-    except BrowserError as error:
+    except (BrowserError, RaceError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
 

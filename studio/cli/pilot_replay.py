@@ -14,7 +14,9 @@ def replay(args: argparse.Namespace) -> int:
     from studio.browser.errors import BrowserError
     from studio.pilot.recording import RecordingError, load_recording
     from studio.pilot.replay import Replayer, ReplayResult
+    from studio.race.errors import RaceError
     from studio.runtime import EngineRuntime
+    from studio.runtime.live import LivePage
     from studio.settings import load_settings
 
     try:
@@ -34,14 +36,14 @@ def replay(args: argparse.Namespace) -> int:
                                                   **overrides)
             print(f"Replaying {args.replay} ({len(recording.files)} action file(s)) from {recording.start_url}",
                   flush=True)
-            return await Replayer(session.page, recording, say, args.out).run()
+            return await Replayer(LivePage(session).driver, recording, say, args.out).run()
 
     try:
         result = asyncio.run(run())
     except RecordingError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    except BrowserError as error:
+    except (BrowserError, RaceError) as error:  # no browser, or the start URL cannot be opened
         print(f"error: {error}", file=sys.stderr)
         return 1
     for note in result.notes:

@@ -20,10 +20,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from studio.browser.launcher import BrowserLauncher
 from studio.demo.server import DemoServerThread
 from studio.pilot.files import ACTION_FILE
 from studio.pilot.session import WATCH_STEP_MS, PilotEvent, PilotSession
+from studio.runtime import EngineRuntime
+from studio.settings import StudioSettings
 
 TARGET_MS = 50.0
 PAGE = "/help"
@@ -47,10 +48,9 @@ async def measure(runs: int = 20) -> dict[str, Any]:
     observations: list[float] = []
     screenshots: list[float] = []
     try:
-        async with BrowserLauncher() as browser:
-            context = await browser.new_context(viewport={"width": 1280, "height": 720})
-            page = await context.new_page()
-            await page.goto(base.rstrip("/") + PAGE, wait_until="load")
+        async with EngineRuntime(StudioSettings(), record=False) as runtime:
+            driver = await runtime.open_page()  # a fresh 1280x720 context of the runtime's browser
+            await driver.navigate(base.rstrip("/") + PAGE, wait_until="load")
             marks: dict[str, float] = {}
             observed = asyncio.Event()
 
@@ -65,7 +65,7 @@ async def measure(runs: int = 20) -> dict[str, Any]:
             def mark(name: str) -> None:
                 marks.setdefault(name, time.perf_counter())
 
-            session = PilotSession(page, sessions, listener=listen)
+            session = PilotSession(driver, sessions, listener=listen)
             session.time_with(mark)
             running = asyncio.create_task(session.run())
             await asyncio.wait_for(observed.wait(), 60)
@@ -85,7 +85,7 @@ async def measure(runs: int = 20) -> dict[str, Any]:
                 observations.append((marks["observation_written"] - marks["action_settled"] - shot) * 1000)
             session.stop()
             await running
-            await context.close()
+            await driver.close()
     finally:
         demo.stop()
     pickup, observation = _stats(pickups), _stats(observations)

@@ -1,10 +1,11 @@
-"""PilotExecutor: runs one pilot action on the page (seed 003's ActionExecutor), through the race preflight.
+"""PilotExecutor: runs one pilot action on the page (seed 003's ActionExecutor), through the page's PageDriver.
 
 In the seed's order: repetition detection (a third identical action in a row is refused), selector normalization,
-then the action. Clicks, hovers and key presses on an element go through studio.race.actions.ActionRunner: the
-target is checked first, the facts are told once and the acknowledged retry acts once what can clear has cleared;
-a target that stays blocked is not acted on, and the outcome carries its facts and a sentence made of them. Typing
-and choosing an option stay Playwright's fill and select_option; when one fails, the field's facts say why.
+then the action. Clicks, hovers, key presses, typing, choosing an option and uploads go through the driver with the
+normalized selector as the target: it is checked first by the race preflight, the facts are told once and the
+acknowledged retry acts once what can clear has cleared; a target that stays blocked is not acted on, and the
+outcome carries its facts and a sentence made of them. Navigating, waiting, scrolling, verifying and screenshots are
+the driver's too (its navigation, waits, bounded evaluations and captures).
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 from pydantic import BaseModel, Field
 
 from studio.models.race import ActionName
@@ -25,16 +24,14 @@ from studio.models.race import Observation as Fact
 from studio.pilot.actions import PilotAction
 from studio.pilot.normalize import normalize_selector
 from studio.pilot.verify import verify
-from studio.race.actions import INFORMATIONAL, ActionRunner, relevant
-from studio.race.errors import RaceError
+from studio.race.actions import INFORMATIONAL
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError, context_closed
 from studio.race.fact_lines import fact_line
-from studio.race.locators import DOM_PATH_JS
-from studio.race.page import RacePage
-from studio.race.rebind import path_selector
-from studio.race.recorder import RequestWatch
 
 ACT_TIMEOUT_MS = 5_000
 NAVIGATION_TIMEOUT_MS = 20_000
+SCREENSHOT_TIMEOUT_MS = 15_000
 SETTLE_S = 0.15  # quiet network this long after an action before the next one (or the observation) looks
 MAX_REPEATS = 3  # the seed's limit: the third identical action in a row is refused
 
@@ -79,18 +76,28 @@ def blocked_by(facts: list[Fact], reason: str = "") -> BlockedAction:
                          facts=[fact.model_dump(mode="json") for fact in facts])
 
 
-def _first_line(error: Exception) -> str:
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
+# Scroll an element into view unless it is wholly in view already (as Playwright's scrollIntoViewIfNeeded).
+SCROLL_INTO_VIEW_JS = """(el) => {
+  const r = el.getBoundingClientRect();
+  const inside = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  if (!inside) el.scrollIntoView({block: 'center', inline: 'center'});
+  return true;
+}"""
+IS_PASSWORD_JS = "(el) => el instanceof HTMLInputElement && el.type === 'password'"
+# The pilot's action types that act on an element, as the driver names them.
+DRIVER_ACTIONS: dict[str, ActionName] = {"click": "click", "hover": "hover", "press": "press", "type": "fill",
+                                         "select": "select", "upload": "upload"}
 
 
 class PilotExecutor:
-    """Runs pilot actions on one page, remembering the last action for the repetition limit and the race engine's
-    state (facts already told) for the page's life."""
+    """Runs pilot actions through one page's driver, remembering the last action for the repetition limit (the
+    driver keeps the race engine's state — facts already told — for the page's life).
 
-    def __init__(self, page: Page, screenshots_dir: Path, timeout_ms: float = ACT_TIMEOUT_MS) -> None:
-        self.page, self.screenshots_dir, self.timeout_ms = page, screenshots_dir, timeout_ms
-        self.race = RacePage(page)
-        self.runner = ActionRunner(self.race, timeout_ms=timeout_ms)
+    The driver is the pilot's own: its acknowledged retry waits up to `timeout_ms` for what can clear."""
+
+    def __init__(self, driver: PageDriver, screenshots_dir: Path, timeout_ms: float = ACT_TIMEOUT_MS) -> None:
+        self.driver, self.screenshots_dir, self.timeout_ms = driver, screenshots_dir, timeout_ms
+        driver.runner.timeout_ms = timeout_ms
         self._last: tuple | None = None
         self._repeats = 0
         self._secrets: dict[str, int] = {}  # a typed secret -> its number in the observations' marks
@@ -113,7 +120,7 @@ class PilotExecutor:
                              "read the observation and try something else.")
             return outcome
         try:
-            with RequestWatch(self.race) as watch:
+            with self.driver.requests() as watch:
                 outcome.detail = await self._route(action, selector)
                 if action.action == "type" and selector:
                     outcome.secret = await self._is_password(selector)
@@ -127,64 +134,62 @@ class PilotExecutor:
         except ActionFailed as failure:
             outcome.error, outcome.blocked = str(failure), failure.blocked
         except RaceError as error:
-            if error.kind == "context_closed":
-                raise
+            if error.kind == "context_closed" or self.driver.closed:
+                raise context_closed() from error
             outcome.error = error.message
-        except PlaywrightError as error:
-            if self.page.is_closed():
-                raise RaceError("context_closed", "The page was closed.") from error
-            outcome.error = _first_line(error)
         outcome.durationMs = round((time.monotonic() - started) * 1000)
         return outcome
 
     async def _route(self, action: PilotAction, selector: str | None) -> str | None:
-        kind, value = action.action, action.value or ""
+        kind, value, driver = action.action, action.value or "", self.driver
         if kind == "navigate":
-            url = urljoin(self.page.url, action.url or value)
-            await self.page.goto(url, wait_until="load", timeout=NAVIGATION_TIMEOUT_MS)
-            return None
-        if kind == "wait":
-            if selector:
-                timeout = action.duration if action.duration is not None else self.timeout_ms
-                await self.page.locator(selector).first.wait_for(state="visible", timeout=timeout)
-            else:
-                await asyncio.sleep((action.duration or 0) / 1000)
-            return None
-        if kind == "screenshot":
+            await driver.navigate(urljoin(driver.url, action.url or value), wait_until="load",
+                                  timeout_ms=NAVIGATION_TIMEOUT_MS)
+        elif kind == "wait":
+            await self._wait(selector, action.duration)
+        elif kind == "screenshot":
             return await self._screenshot(selector)
-        if kind == "scroll":
-            if selector:
-                await self.page.locator(selector).first.scroll_into_view_if_needed(timeout=self.timeout_ms)
-            else:
-                await self.page.evaluate("(dy) => window.scrollBy(0, dy)", _pixels(value, self.page))
-            return None
-        if kind == "verify":
-            failed = await verify(self.page, action.expect or [])
+        elif kind == "scroll":
+            await self._scroll(selector, value)
+        elif kind == "verify":
+            failed = await verify(driver, action.expect or [])
             if failed:
                 raise ActionFailed(failed)
-            return None
-        if kind == "press" and not selector:
-            await self.page.keyboard.press(value)
-            return None
-        assert selector is not None  # the action's model requires one for the others
-        if kind in ("click", "hover", "press"):
-            await self._preflight_act(kind, selector, key=value if kind == "press" else None)
-            return None
-        target = self.page.locator(selector).first
-        try:
-            if kind == "type":
-                await target.fill(value, timeout=self.timeout_ms)
-            elif kind == "select":
-                await target.select_option(value, timeout=self.timeout_ms)
-            elif kind == "upload":
-                await target.set_input_files([p.strip() for p in value.split(",") if p.strip()],
-                                             timeout=self.timeout_ms)
-        except PlaywrightError as error:
-            if self.page.is_closed():
-                raise
-            name: ActionName = "fill" if kind == "type" else "select"
-            raise ActionFailed(_first_line(error), await self._facts_about(name, selector)) from error
+        elif kind == "press" and not selector:
+            await driver.press(value)
+        else:
+            assert selector is not None  # the action's model requires one for the others
+            await self._act(kind, selector, value)
         return None
+
+    async def _act(self, kind: str, selector: str, value: str) -> None:
+        """An action on the element the selector names, through the driver's preflight (facts, acknowledged retry)."""
+        name = DRIVER_ACTIONS[kind]
+        if name == "upload":
+            outcome = await self.driver.upload(selector, [p.strip() for p in value.split(",") if p.strip()],
+                                               timeout_ms=self.timeout_ms)
+        else:
+            outcome = await self.driver.do(name, selector, value=value if name in ("fill", "select") else None,
+                                           key=value if name == "press" else None, timeout_ms=self.timeout_ms)
+        if not outcome.acted:
+            facts = blocked_by(outcome.observations)
+            raise ActionFailed(f"The {kind} on {selector!r} did not happen: {facts.reason}.", facts)
+
+    async def _wait(self, selector: str | None, duration: float | None) -> None:
+        if not selector:
+            await asyncio.sleep((duration or 0) / 1000)
+            return
+        timeout = duration if duration is not None else self.timeout_ms
+        if not await self.driver.wait_for(selector, "visible", timeout_ms=timeout):
+            raise ActionFailed(f"{selector!r} was not visible on {self.driver.url} within {timeout / 1000:g} s.")
+
+    async def _scroll(self, selector: str | None, value: str) -> None:
+        if not selector:
+            await self.driver.evaluate("(dy) => window.scrollBy(0, dy)", _pixels(value, self.driver),
+                                       during="scrolling the page")
+        elif await self.driver.evaluate_on(selector, SCROLL_INTO_VIEW_JS, timeout_ms=self.timeout_ms) is None:
+            raise ActionFailed(f"No element matches {selector!r} on {self.driver.url} (waited "
+                               f"{self.timeout_ms / 1000:g} s).")
 
     def _secret_mark(self, value: str) -> str:
         """The same mark for the same secret, another for another one (an export reads each from its variable)."""
@@ -192,72 +197,25 @@ class PilotExecutor:
         return f"•••••••• (secret {number})"
 
     async def _is_password(self, selector: str) -> bool:
-        try:
-            return bool(await self.page.locator(selector).first.evaluate(
-                "(el) => el instanceof HTMLInputElement && el.type === 'password'", timeout=self.timeout_ms))
-        except PlaywrightError:
-            return False  # the field went away with what typing did (a submit on input): nothing to tell
-
-    async def _ref(self, selector: str) -> str | None:
-        """The race engine's ref of the first element the (Playwright) selector matches; None inside a shadow root,
-        which the race engine cannot name by a CSS path."""
-        target = self.page.locator(selector).first
-        try:
-            await target.wait_for(state="attached", timeout=self.timeout_ms)
-            path = await target.evaluate(DOM_PATH_JS, timeout=self.timeout_ms)
-        except PlaywrightError as error:
-            if "Timeout" in str(error):
-                raise ActionFailed(f"No element matches {selector!r} on {self.page.url} (waited "
-                                   f"{self.timeout_ms / 1000:g} s).") from error
-            raise ActionFailed(f"{selector!r} cannot be used: {_first_line(error)}") from error
-        css = path_selector(path)
-        return None if css is None else (await self.race.ref_for_selector(css))[0].ref
-
-    async def _preflight_act(self, name: ActionName, selector: str, key: str | None = None) -> None:
-        ref = await self._ref(selector)
-        if ref is None:  # no ref to check: Playwright's own actionability checks
-            target = self.page.locator(selector).first
-            if name == "click":
-                await target.click(timeout=self.timeout_ms)
-            elif name == "hover":
-                await target.hover(timeout=self.timeout_ms)
-            else:
-                await target.press(key or "", timeout=self.timeout_ms)
-            return
-        outcome = await self.runner.run(name, ref, key=key)
-        if not outcome.acted:  # told once; the acknowledged retry waits for what can clear, then acts
-            outcome = await self.runner.run(name, ref, key=key)
-        if not outcome.acted:
-            facts = blocked_by(outcome.observations)
-            raise ActionFailed(f"The {name} on {selector!r} did not happen: {facts.reason}.", facts)
-
-    async def _facts_about(self, name: ActionName, selector: str) -> BlockedAction | None:
-        """The preflight's facts about a field an action failed on (None when there is no such element)."""
-        try:
-            ref = await self._ref(selector)
-            if ref is None:
-                return None
-            return blocked_by(relevant(name, (await self.race.observe_for_action(ref))[0]))
-        except (ActionFailed, RaceError):
-            return None
+        # None: the field went away with what typing did (a submit on input): nothing to tell
+        return bool(await self.driver.evaluate_on(selector, IS_PASSWORD_JS, timeout_ms=self.timeout_ms))
 
     async def _screenshot(self, selector: str | None) -> str:
         self.screenshots_dir.mkdir(parents=True, exist_ok=True)
         path = self.screenshots_dir / f"action-{int(time.time() * 1000)}.png"
         if selector:
-            await self.page.locator(selector).first.screenshot(path=str(path), timeout=self.timeout_ms)
+            await self.driver.screenshot(path=path, target=selector, timeout_ms=self.timeout_ms)
         else:
-            await self.page.screenshot(path=str(path))
+            await self.driver.screenshot(path=path, timeout_ms=SCREENSHOT_TIMEOUT_MS)
         return f"{self.screenshots_dir.name}/{path.name}"
 
 
-def _pixels(value: str, page: Page) -> float:
+def _pixels(value: str, driver: PageDriver) -> float:
     """A scroll's distance: the value in pixels (negative scrolls up), else one viewport down."""
     try:
         return float(value)
     except ValueError:
-        size = page.viewport_size
-        return float(size["height"]) if size else 600.0
+        return float(driver.viewport[1])
 
 
 def _ordinal(number: int) -> str:

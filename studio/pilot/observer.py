@@ -2,7 +2,7 @@
 observation, and how the last batch went.
 
 The seed's fields keep their names and shapes; ours come under their own keys (progress, lastBatch, warnings, error).
-Console messages and requests are collected by page listeners attached when the session starts.
+Console messages, page errors and requests come from the driver's traffic watch, followed from the session's start.
 """
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from playwright.async_api import ConsoleMessage, Page, Request, Response
-from playwright.async_api import Error as PlaywrightError
+from studio.models.events import ConsoleEvent, EngineEvent, NetworkEvent, PageErrorEvent
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
 
 LOG_LIMIT = 100  # console messages and requests per observation (the newest are kept)
+SCREENSHOT_TIMEOUT_MS = 15_000  # a busy page may take a while to paint; past this the observation goes without
 VISIBLE_LINES, VISIBLE_CHARS, LABEL_LIMIT = 80, 4_000, 60
 
 # The labels a model reads: button text or aria-label, a field's label, placeholder or name, link text; and the
@@ -58,56 +60,25 @@ def now_ms() -> int:
 
 
 class PageLog:
-    """Console messages and finished requests of one page since the last `drain()`."""
+    """Console messages, uncaught errors and finished requests of one page since the last `drain()`, from the
+    typed events of the driver's traffic watch (`driver.watch(log.publish)`)."""
 
-    def __init__(self, page: Page) -> None:
-        self.page = page
+    def __init__(self) -> None:
         self.console: list[dict[str, Any]] = []
         self.network: list[dict[str, Any]] = []
-        self._started: dict[Request, float] = {}
-        self._status: dict[Request, int] = {}
-        page.on("console", self._on_console)
-        page.on("pageerror", self._on_page_error)
-        page.on("request", self._on_request)
-        page.on("response", self._on_response)
-        page.on("requestfinished", self._on_finished)
-        page.on("requestfailed", self._on_failed)
 
-    def detach(self) -> None:
-        for event, handler in (("console", self._on_console), ("pageerror", self._on_page_error),
-                               ("request", self._on_request), ("response", self._on_response),
-                               ("requestfinished", self._on_finished), ("requestfailed", self._on_failed)):
-            self.page.remove_listener(event, handler)
-
-    def _on_console(self, message: ConsoleMessage) -> None:
-        self.console.append({"type": message.type, "text": message.text, "timestamp": now_ms()})
-
-    def _on_page_error(self, error: Exception) -> None:
-        self.console.append({"type": "error", "text": f"Uncaught {error}", "timestamp": now_ms()})
-
-    def _on_request(self, request: Request) -> None:
-        if not request.url.startswith(("data:", "blob:")):
-            self._started[request] = time.monotonic()
-
-    def _on_response(self, response: Response) -> None:
-        self._status[response.request] = response.status
-
-    def _on_finished(self, request: Request) -> None:
-        self._end(request, None)
-
-    def _on_failed(self, request: Request) -> None:
-        self._end(request, request.failure or "failed")
-
-    def _end(self, request: Request, failure: str | None) -> None:
-        started = self._started.pop(request, None)
-        if started is None:
-            return
-        entry: dict[str, Any] = {"url": request.url, "method": request.method,
-                                 "status": self._status.pop(request, 0),
-                                 "duration": round((time.monotonic() - started) * 1000)}
-        if failure:
-            entry["failure"] = failure
-        self.network.append(entry)
+    def publish(self, event: EngineEvent) -> None:
+        if isinstance(event, ConsoleEvent):
+            self.console.append({"type": event.level, "text": event.text, "timestamp": int(event.at)})
+        elif isinstance(event, PageErrorEvent):
+            self.console.append({"type": "error", "text": f"Uncaught {event.message}", "timestamp": int(event.at)})
+        elif isinstance(event, NetworkEvent):
+            # A response without timing came from the memory cache: it took no time on the network.
+            entry: dict[str, Any] = {"url": event.url, "method": event.method, "status": event.status or 0,
+                                     "duration": round(event.duration_ms or 0)}
+            if event.failure:
+                entry["failure"] = event.failure
+            self.network.append(entry)
 
     def drain(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The console messages and requests since the last drain (the newest LOG_LIMIT of each)."""
@@ -122,29 +93,30 @@ def new_errors(console: list[dict[str, Any]], network: list[dict[str, Any]]) -> 
             "networkErrors": sum(bool(item.get("failure")) or item["status"] >= 400 for item in network)}
 
 
-async def dom_state(page: Page) -> dict[str, Any]:
-    """The seed's domState; an empty one (with the reason in the title) when the page cannot be read right now."""
+async def dom_state(driver: PageDriver) -> dict[str, Any]:
+    """The seed's domState; an empty one (with the reason in the visible text) when the page cannot be read now."""
     try:
-        return await page.evaluate(DOM_STATE_JS, [VISIBLE_LINES, VISIBLE_CHARS, LABEL_LIMIT])
-    except PlaywrightError as error:
+        return await driver.evaluate(DOM_STATE_JS, [VISIBLE_LINES, VISIBLE_CHARS, LABEL_LIMIT],
+                                     during="reading what the page shows")
+    except RaceError as error:
         return {"title": "", "buttons": [], "inputs": [], "links": [],
-                "visibleText": [f"(the page could not be read: {str(error).splitlines()[0]})"]}
+                "visibleText": [f"(the page could not be read: {error.message})"]}
 
 
-async def performance(page: Page) -> dict[str, int | None]:
+async def performance(driver: PageDriver) -> dict[str, int | None]:
     try:
-        return await page.evaluate(PERFORMANCE_JS)
-    except PlaywrightError:
+        return await driver.evaluate(PERFORMANCE_JS, during="reading the page's timings")
+    except RaceError:
         return {"pageLoadTime": None, "domContentLoaded": None, "firstContentfulPaint": None}
 
 
-async def screenshot(page: Page, folder: Path, step: int, mode: Literal["path", "base64"]) -> str | None:
+async def screenshot(driver: PageDriver, folder: Path, step: int, mode: Literal["path", "base64"]) -> str | None:
     """Save `screenshots/step-N-<ms>.png`; the observation names it by that relative path, or carries it in base64.
     None when the page cannot be captured (the caller warns)."""
     name = f"step-{step}-{now_ms()}.png"
     try:
-        data = await page.screenshot()
-    except PlaywrightError:
+        data = await driver.screenshot(timeout_ms=SCREENSHOT_TIMEOUT_MS)
+    except RaceError:
         return None
     (folder / "screenshots").mkdir(exist_ok=True)
     (folder / "screenshots" / name).write_bytes(data)

@@ -19,17 +19,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
-
+from studio.models.race import ActionName
 from studio.pilot.actions import ActionFileError, parse_action_file
 from studio.pilot.executor import ACT_TIMEOUT_MS, NAVIGATION_TIMEOUT_MS
 from studio.pilot.files import ACTION_FILE, atomic_write_text
 from studio.pilot.normalize import normalize_selector
 from studio.pilot.recording import RecordedFile, Recording, RecordingError, verdict
 from studio.pilot.session import PilotEvent, PilotOptions, PilotSession
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
 
-TESTER_ACTS = ("click", "dblclick", "hover", "check", "uncheck")
+TESTER_ACTS: dict[str, ActionName] = {"click": "click", "dblclick": "dblclick", "hover": "hover", "check": "check",
+                                      "uncheck": "uncheck"}
 SHOWN_CHARS = 60
 
 
@@ -84,11 +85,12 @@ def describe(action: dict[str, Any]) -> str:
 
 
 class Replayer:
-    """Replays `recording` on `page` (a fresh one); `say` gets one line per action as each file finishes."""
+    """Replays `recording` on the driver's page (a fresh one); `say` gets one line per action as each file
+    finishes. A start URL that cannot be opened raises RaceError(navigation_failed) with a sentence."""
 
-    def __init__(self, page: Page, recording: Recording, say: Callable[[str], None],
+    def __init__(self, driver: PageDriver, recording: Recording, say: Callable[[str], None],
                  sessions_dir: Path | None = None) -> None:
-        self.page, self.recording, self.say = page, recording, say
+        self.driver, self.recording, self.say = driver, recording, say
         original = recording.folder.resolve()
         if sessions_dir is not None and sessions_dir.resolve().is_relative_to(original):
             raise RecordingError(f"--out {sessions_dir} is inside the session being replayed; give a folder outside "
@@ -107,9 +109,9 @@ class Replayer:
         where = self.sessions_dir or Path(tempfile.mkdtemp(prefix="pilot-replay-"))
         result = ReplayResult()
         try:
-            await self.page.goto(self.recording.start_url, wait_until="load", timeout=NAVIGATION_TIMEOUT_MS)
+            await self.driver.navigate(self.recording.start_url, wait_until="load", timeout_ms=NAVIGATION_TIMEOUT_MS)
             options = PilotOptions(goal=self.recording.goal, max_steps=self.recording.max_steps)
-            session = PilotSession(self.page, where, options, self._listen)
+            session = PilotSession(self.driver, where, options, self._listen)
             running = asyncio.create_task(session.run())
             await self._next_observation(running)
             for item in self.recording.files:
@@ -172,20 +174,23 @@ class Replayer:
         session.take_over()
         done: list[dict[str, Any]] = []
         for action in actions:
-            kind, selector = action.get("action"), action.get("selector")
-            if kind not in TESTER_ACTS or not selector:
-                line = (f"tester {describe(action)}: skipped (the observation records no value for a {kind}, so it "
+            given, selector = str(action.get("action")), action.get("selector")
+            kind = TESTER_ACTS.get(given)
+            if kind is None or not selector:
+                line = (f"tester {describe(action)}: skipped (the observation records no value for a {given}, so it "
                         "cannot be done again)")
                 result.notes.append(line)
                 self.say(line)
                 continue
             normalized, _rules = normalize_selector(str(selector))
-            try:
-                await getattr(self.page.locator(normalized).first, str(kind))(timeout=ACT_TIMEOUT_MS)
+            try:  # through the preflight, as the tester's recorded actions were
+                await self.driver.must(kind, normalized, timeout_ms=ACT_TIMEOUT_MS)
                 self.say(f"tester {describe(action)}: done")
                 done.append(action)
-            except PlaywrightError as error:
-                line = f"tester {describe(action)}: failed — {str(error).splitlines()[0]}"
+            except RaceError as error:
+                if error.kind == "context_closed":
+                    raise
+                line = f"tester {describe(action)}: failed — {error.message}"
                 result.notes.append(line)
                 self.say(line)
         await session.hand_back(done)

@@ -1,4 +1,4 @@
-"""PilotSession: the file protocol's loop (seed 003's session manager) on one page.
+"""PilotSession: the file protocol's loop (seed 003's session manager) on one page, acted on through its PageDriver.
 
 It writes the first observation, then watches the session folder with the OS's file watcher (watchfiles) for
 action.json; each file is moved aside, its batch is run (stopping at the first failing action when stopOnError), and
@@ -17,15 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from playwright.async_api import Page
 from pydantic import BaseModel, Field
 from watchfiles import awatch
 
+from studio.browser.capture import PageTraffic
 from studio.pilot.actions import ActionBatch, ActionFileError, parse_action_file
 from studio.pilot.executor import ActionOutcome, PilotExecutor
 from studio.pilot.files import ACTION_FILE, REPORT_FILE, SESSION_FILE, SessionFolder, Status
 from studio.pilot.observer import PageLog, dom_state, new_errors, now_ms, performance, screenshot
 from studio.pilot.progress import ProgressTracker, progress_indicator
+from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 
 log = logging.getLogger(__name__)
@@ -92,15 +93,16 @@ async def _whole(path: Path, text: str) -> str:
 
 
 class PilotSession:
-    """One pilot session on `page`, in a new folder `<sessions_dir>/exploration-<epoch ms>/`."""
+    """One pilot session on the driver's page, in a new folder `<sessions_dir>/exploration-<epoch ms>/`. The
+    driver is the session's own (its acknowledged retry's wait is the executor's)."""
 
-    def __init__(self, page: Page, sessions_dir: Path, options: PilotOptions | None = None,
+    def __init__(self, driver: PageDriver, sessions_dir: Path, options: PilotOptions | None = None,
                  listener: Callable[[PilotEvent], None] | None = None) -> None:
-        self.page = page
+        self.driver = driver
         self.options = options or PilotOptions()
         self.listener = listener
         self.files = SessionFolder(Path(sessions_dir))
-        self.executor = PilotExecutor(page, self.files.path / "screenshots")
+        self.executor = PilotExecutor(driver, self.files.path / "screenshots")
         self.progress = ProgressTracker()
         self.status: Status = "WAITING_FOR_AI"
         self.step = 0
@@ -114,7 +116,8 @@ class PilotSession:
         self._end_reason: EndReason | None = None
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
-        self._log: PageLog | None = None
+        self._log = PageLog()
+        self._traffic: PageTraffic | None = None
         self._started_at = now_ms()
         self._start_url = ""
         self.timing: Callable[[str], None] | None = None
@@ -162,11 +165,11 @@ class PilotSession:
     async def run(self) -> PilotReport:
         """Run until done, max_steps or stop(); returns the report (also in report.json)."""
         self.files.create()
-        self._log = PageLog(self.page)
-        self._start_url = self.page.url
+        self._start_url = self.driver.url
         self._write_session()
         watcher = asyncio.create_task(self._watch())
         try:
+            self._traffic = await self.driver.watch(self._log.publish)
             await self._observe()
             self._set_status("WAITING_FOR_AI")
             self._wake.set()  # an action file written before the watcher started is read too
@@ -183,7 +186,8 @@ class PilotSession:
         finally:
             self._stop.set()
             watcher.cancel()
-            self._log.detach()
+            if self._traffic is not None:
+                await self._traffic.detach()
             self._finish()
         assert self.report is not None
         return self.report
@@ -256,23 +260,22 @@ class PilotSession:
     # -- observations --------------------------------------------------------------------------------
 
     async def _observe(self, last_batch: dict[str, Any] | None = None, error: str | None = None) -> dict[str, Any]:
-        assert self._log is not None
         self.step += 1
-        state = await dom_state(self.page)
+        state = await dom_state(self.driver)
         console, network = self._log.drain()
         self._mark("screenshot_start")
-        shot = await screenshot(self.page, self.folder, self.step, self.options.screenshot)
+        shot = await screenshot(self.driver, self.folder, self.step, self.options.screenshot)
         self._mark("screenshot_end")
         if shot is None:
             self._warn("The page could not be captured for this observation's screenshot.")
-        indicator = progress_indicator("\n".join(state["visibleText"]), self.page.url, state["title"])
+        indicator = progress_indicator("\n".join(state["visibleText"]), self.driver.url, state["title"])
         if self.progress.see(indicator):
             self._warn(self.progress.warning())
         warnings, self._warned = self.warnings[self._warned:], len(self.warnings)
         observation: dict[str, Any] = {
-            "stepNumber": self.step, "timestamp": now_ms(), "goal": self.options.goal, "currentUrl": self.page.url,
+            "stepNumber": self.step, "timestamp": now_ms(), "goal": self.options.goal, "currentUrl": self.driver.url,
             "screenshot": shot, "domState": state, "consoleLogs": console, "networkRequests": network,
-            "newErrors": new_errors(console, network), "performance": await performance(self.page),
+            "newErrors": new_errors(console, network), "performance": await performance(self.driver),
             "previousActions": self.previous_actions[-PREVIOUS_ACTIONS:],
             "progress": {"indicator": indicator, "stuck": self.progress.stuck},
             "lastBatch": last_batch, "warnings": warnings, "error": error,
@@ -309,7 +312,7 @@ class PilotSession:
     def _finish(self) -> None:
         self.report = PilotReport(
             folder=str(self.folder), goal=self.options.goal, startUrl=self._start_url,
-            finalUrl="" if self.page.is_closed() else self.page.url, endReason=self._end_reason or "stopped",
+            finalUrl="" if self.driver.closed else self.driver.url, endReason=self._end_reason or "stopped",
             steps=self.step, actionsExecuted=self.executed, actionsFailed=self.failed, actionsRefused=self.refused,
             normalizations=self.normalizations, warnings=self.warnings, startedAt=self._started_at,
             durationMs=now_ms() - self._started_at)

@@ -5,14 +5,15 @@ from __future__ import annotations
 import asyncio
 import time
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
-
 from studio.pilot.actions import Expectation
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
 
 VERIFY_TIMEOUT_MS = 3_000
 POLL_S = 0.1
 SEEN_CHARS = 200
+INNER_TEXT_JS = "(el) => el.innerText"
+COUNT_JS = "(elements) => elements.length"
 
 
 def _short(text: str) -> str:
@@ -20,30 +21,41 @@ def _short(text: str) -> str:
     return text if len(text) <= SEEN_CHARS else text[:SEEN_CHARS] + "…"
 
 
-async def check(page: Page, expectation: Expectation) -> tuple[bool, str]:
+async def _inner_text(driver: PageDriver, selector: str) -> str:
+    """What the first element shows (innerText: as the page renders it, hidden parts left out)."""
+    text = await driver.evaluate_on(selector, INNER_TEXT_JS)
+    if text is None:
+        raise RaceError("no_match", f"{selector!r} went away while its text was read")
+    return str(text)
+
+
+async def check(driver: PageDriver, expectation: Expectation) -> tuple[bool, str]:
     """Whether the expectation holds now, and what was seen (for the message when it does not)."""
     kind, selector, value = expectation.type, expectation.selector, expectation.value or ""
     if kind == "url":
-        return value in page.url, f"the URL is {page.url}"
+        return value in driver.url, f"the URL is {driver.url}"
     if kind == "title":
-        title = await page.title()
+        title = await driver.title()
         return value in title, f"the title is {title!r}"
     if kind == "text" and not selector:
-        text = await page.locator("body").inner_text()
+        text = await _inner_text(driver, "body")
         return value in text, f"the page's text does not contain it (it starts: {_short(text)!r})"
     assert selector is not None
-    matches = page.locator(selector)
-    count = await matches.count()
+    # Counted over every match: None (not 0) when the selector cannot be read, so a malformed one never passes as
+    # "hidden" or as a count of 0.
+    count = await driver.evaluate_on(selector, COUNT_JS, every=True)
+    if count is None:
+        return False, f"{selector!r} cannot be read as a selector (or the page was between documents)"
     if kind == "count":
         return count == int(value), f"{count} element(s) match {selector!r}"
     if count == 0:
         return kind == "hidden", f"no element matches {selector!r}"
-    visible = await matches.first.is_visible()
+    visible = await driver.is_visible(selector)
     if kind == "visible":
         return visible, f"{selector!r} matches {count} element(s); the first is hidden"
     if kind == "hidden":
         return not visible, f"{selector!r} is visible"
-    text = await matches.first.inner_text()
+    text = await _inner_text(driver, selector)
     return value in text, f"{selector!r} shows {_short(text)!r}"
 
 
@@ -53,16 +65,19 @@ def describe(expectation: Expectation) -> str:
     return what + (f" of {expectation.selector!r}" if expectation.selector else "")
 
 
-async def verify(page: Page, expectations: list[Expectation], timeout_ms: float = VERIFY_TIMEOUT_MS) -> str | None:
+async def verify(driver: PageDriver, expectations: list[Expectation],
+                 timeout_ms: float = VERIFY_TIMEOUT_MS) -> str | None:
     """None when every expectation holds (each waited for up to `timeout_ms`), else a sentence on the first that
     does not and what was seen instead."""
     for expectation in expectations:
         deadline = time.monotonic() + timeout_ms / 1000
         while True:
             try:
-                held, seen = await check(page, expectation)
-            except PlaywrightError as error:
-                held, seen = False, str(error).splitlines()[0]
+                held, seen = await check(driver, expectation)
+            except RaceError as error:
+                if error.kind == "context_closed":
+                    raise
+                held, seen = False, error.message.rstrip(".")
             if held:
                 break
             if time.monotonic() >= deadline:

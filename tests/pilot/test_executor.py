@@ -15,10 +15,10 @@ def actions(text: str):
     return parse_action_file(text).actions
 
 
-async def test_a_click_under_the_loading_scrim_is_blocked_with_its_facts(page, demo, tmp_path):
+async def test_a_click_under_the_loading_scrim_is_blocked_with_its_facts(page, driver, demo, tmp_path):
     demo.configure(hydration_ms=(20_000, 20_000), shuffle_products=False)
     await page.goto(demo.base_url + "/products")
-    executor = PilotExecutor(page, tmp_path, timeout_ms=1500)
+    executor = PilotExecutor(driver, tmp_path, timeout_ms=1500)
     [click] = actions('{"action": "click", "selector": "[data-testid=add-to-cart]"}')
     outcome = await executor.execute(click)
     assert not outcome.ok and outcome.blocked is not None
@@ -28,9 +28,9 @@ async def test_a_click_under_the_loading_scrim_is_blocked_with_its_facts(page, d
     assert await page.get_by_test_id("cart-count").inner_text() == "0"  # nothing was clicked
 
 
-async def test_the_third_identical_action_in_a_row_is_refused_not_run(page, demo, tmp_path):
+async def test_the_third_identical_action_in_a_row_is_refused_not_run(page, driver, demo, tmp_path):
     await page.goto(demo.base_url + "/help")
-    executor = PilotExecutor(page, tmp_path)
+    executor = PilotExecutor(driver, tmp_path)
     [scroll] = actions('{"action": "scroll", "value": 50}')
     [other] = actions('{"action": "scroll", "value": -50}')
     results = [await executor.execute(scroll), await executor.execute(scroll), await executor.execute(scroll)]
@@ -41,9 +41,9 @@ async def test_the_third_identical_action_in_a_row_is_refused_not_run(page, demo
     assert (await executor.execute(scroll)).ok
 
 
-async def test_verify_says_what_it_saw_and_normalization_is_reported(page, demo, tmp_path):
+async def test_verify_says_what_it_saw_and_normalization_is_reported(page, driver, demo, tmp_path):
     await page.goto(demo.base_url + "/help")
-    executor = PilotExecutor(page, tmp_path)
+    executor = PilotExecutor(driver, tmp_path)
     [good, bad] = actions('[{"action": "verify", "expect": [{"type": "url", "value": "/help"},'
                           ' {"type": "visible", "selector": "h1"}]},'
                           '{"action": "verify", "expect": [{"type": "title", "value": "Nowhere to be seen"}]}]')
@@ -58,9 +58,9 @@ async def test_verify_says_what_it_saw_and_normalization_is_reported(page, demo,
     assert outcome.action["selector"] == "a:contains(Products)"  # as given
 
 
-async def test_type_select_press_and_a_missing_element(page, demo, tmp_path):
+async def test_type_select_press_and_a_missing_element(page, driver, demo, tmp_path):
     await page.goto(demo.base_url + "/login")
-    executor = PilotExecutor(page, tmp_path, timeout_ms=800)
+    executor = PilotExecutor(driver, tmp_path, timeout_ms=800)
     for action in actions('[{"action": "type", "selector": "#email", "value": "someone@example.com"},'
                           '{"action": "press", "selector": "#email", "value": "End"},'
                           '{"action": "screenshot"}]'):
@@ -71,3 +71,6 @@ async def test_type_select_press_and_a_missing_element(page, demo, tmp_path):
     [missing] = actions('{"action": "click", "selector": "#no-such-button"}')
     outcome = await executor.execute(missing)
     assert not outcome.ok and outcome.error and outcome.error.startswith("No element matches '#no-such-button'")
+    [unknown] = actions('{"action": "press", "value": "NoSuchKey"}')  # on the focus: a key the keyboard lacks
+    outcome = await executor.execute(unknown)
+    assert not outcome.ok and outcome.error and outcome.error.startswith("Pressing 'NoSuchKey' failed")

@@ -29,9 +29,9 @@ def test_the_bench_prints_both_latencies_with_their_targets(browser_info):
     assert result["all_passed"] == (done.returncode == 0)
 
 
-async def test_an_action_file_written_in_pieces_is_read_whole(page, demo, tmp_path):
+async def test_an_action_file_written_in_pieces_is_read_whole(page, driver, demo, tmp_path):
     await page.goto(demo.base_url + "/help")
-    session = PilotSession(page, tmp_path, PilotOptions())
+    session = PilotSession(driver, tmp_path, PilotOptions())
     running = asyncio.create_task(session.run())
     await observation(session.folder, 1)
     text = json.dumps({"actions": [{"action": "scroll", "value": "100"}, {"action": "navigate", "url": "/products"}]})

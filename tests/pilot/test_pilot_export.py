@@ -28,11 +28,12 @@ def every_text(folder: Path) -> str:
     return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in folder.rglob("*") if p.is_file())
 
 
-async def test_a_pilot_session_exports_as_a_test_that_passes_and_fails_when_the_app_breaks(page, demo, browser_info,
-                                                                                          tmp_path, capsys):
+async def test_a_pilot_session_exports_as_a_test_that_passes_and_fails_when_the_app_breaks(page, driver, demo,
+                                                                                          browser_info, tmp_path,
+                                                                                          capsys):
     user = demo.create_user()
     await page.goto(demo.base_url + "/login")
-    session = PilotSession(page, tmp_path / "sessions", PilotOptions(goal="open the second step of a dispute"))
+    session = PilotSession(driver, tmp_path / "sessions", PilotOptions(goal="open the second step of a dispute"))
     folder = session.folder
     running = asyncio.create_task(session.run())
     await observation(folder, 1)

@@ -9,11 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from studio.pilot.recording import load_recording
 from studio.pilot.replay import Replayer
 from studio.pilot.session import PilotOptions, PilotSession
+from studio.race.driver import PageDriver
 from tests.pilot.scripted_ai import act, observation
 
 
@@ -26,11 +25,11 @@ def listing(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*")}
 
 
-async def record_sign_in_and_wizard(page, demo, sessions: Path) -> Path:
+async def record_sign_in_and_wizard(page, driver, demo, sessions: Path) -> Path:
     """Sign in, a malformed file, the tester clicking, the wizard's first step, a batch failing midway, a refusal."""
     user = demo.create_user()
     await page.goto(demo.base_url + "/login")
-    session = PilotSession(page, sessions, PilotOptions(goal="File a dispute"))
+    session = PilotSession(driver, sessions, PilotOptions(goal="File a dispute"))
     folder = session.folder
     running = asyncio.create_task(session.run())
     await observation(folder, 1)
@@ -60,8 +59,9 @@ async def record_sign_in_and_wizard(page, demo, sessions: Path) -> Path:
     return folder
 
 
-async def test_the_folder_alone_replays_the_session_and_every_action_does_as_recorded(page, demo, tmp_path):
-    folder = await record_sign_in_and_wizard(page, demo, tmp_path / "sessions")
+async def test_the_folder_alone_replays_the_session_and_every_action_does_as_recorded(page, driver, demo,
+                                                                                        tmp_path):
+    folder = await record_sign_in_and_wizard(page, driver, demo, tmp_path / "sessions")
     recording = load_recording(folder)
     assert [len(f.outcomes or []) for f in recording.files] == [3, 0, 3, 3, 1]
     assert [a["selector"] for a in recording.files[2].tester_before] == ["a[href='/disputes']", "#notes"]
@@ -84,10 +84,11 @@ async def test_the_folder_alone_replays_the_session_and_every_action_does_as_rec
     assert len(list((replayed / "actions").iterdir())) == 5
 
 
-async def test_a_replay_on_an_app_that_behaves_differently_lists_the_differences(page, browser, demo, tmp_path):
+async def test_a_replay_on_an_app_that_behaves_differently_lists_the_differences(page, driver, browser, demo,
+                                                                                 tmp_path):
     demo.configure(hydration_ms=(30_000, 30_000), shuffle_products=False)
     await page.goto(demo.base_url + "/products")
-    session = PilotSession(page, tmp_path / "sessions", PilotOptions())
+    session = PilotSession(driver, tmp_path / "sessions", PilotOptions())
     running = asyncio.create_task(session.run())
     await observation(session.folder, 1)
     blocked = await act(session.folder, 2, {"stopOnError": False, "actions": [
@@ -101,7 +102,8 @@ async def test_a_replay_on_an_app_that_behaves_differently_lists_the_differences
     lines: list[str] = []
     fresh = await browser.new_context(viewport={"width": 1280, "height": 720})  # as the command: a fresh browser
     try:
-        result = await Replayer(await fresh.new_page(), load_recording(session.folder), lines.append).run()
+        replayer = Replayer(PageDriver(await fresh.new_page()), load_recording(session.folder), lines.append)
+        result = await replayer.run()
     finally:
         await fresh.close()
     assert result.summary() == "0 of 2 actions did as recorded.", lines

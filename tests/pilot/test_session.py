@@ -9,7 +9,7 @@ import json
 import pytest
 
 from studio.pilot.session import PilotEvent, PilotOptions, PilotSession
-from tests.pilot.scripted_ai import act, observation, wait_for
+from tests.pilot.scripted_ai import act, observation
 
 pytestmark = pytest.mark.browser
 
@@ -17,11 +17,12 @@ SEED_FIELDS = ["stepNumber", "timestamp", "goal", "currentUrl", "screenshot", "d
                "networkRequests", "newErrors", "performance", "previousActions"]
 
 
-async def test_a_session_signs_in_and_walks_the_wizard_with_progress_and_a_stuck_warning(page, demo, tmp_path):
+async def test_a_session_signs_in_and_walks_the_wizard_with_progress_and_a_stuck_warning(page, driver, demo,
+                                                                                         tmp_path):
     user = demo.create_user()
     await page.goto(demo.base_url + "/login")
     events: list[PilotEvent] = []
-    session = PilotSession(page, tmp_path, PilotOptions(goal="File a dispute"), events.append)
+    session = PilotSession(driver, tmp_path, PilotOptions(goal="File a dispute"), events.append)
     folder = session.folder
     running = asyncio.create_task(session.run())
     torn: list[str] = []
@@ -92,10 +93,10 @@ async def test_a_session_signs_in_and_walks_the_wizard_with_progress_and_a_stuck
     assert {"batch", "outcome", "warning"} <= set(kinds)
 
 
-async def test_failures_refusals_malformed_files_blocked_clicks_and_take_over(page, demo, tmp_path):
+async def test_failures_refusals_malformed_files_blocked_clicks_and_take_over(page, driver, demo, tmp_path):
     demo.configure(hydration_ms=(30_000, 30_000), shuffle_products=False)
     await page.goto(demo.base_url + "/help")
-    session = PilotSession(page, tmp_path, PilotOptions(goal="explore"))
+    session = PilotSession(driver, tmp_path, PilotOptions(goal="explore"))
     folder = session.folder
     running = asyncio.create_task(session.run())
     await observation(folder, 1)
