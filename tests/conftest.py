@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import subprocess
 import tempfile
+import time
 
 import pytest
 
@@ -39,6 +41,51 @@ def browser_info():
     return find_browser()
 
 
+# Chromium's switches as Playwright launches it (timers and renderers never throttled in the background, no
+# extensions, no first-run or default-browser UI, hover and pointer as on a desktop), plus the studio's own.
+PLAYWRIGHT_LIKE_SWITCHES = [
+    "--disable-field-trial-config", "--disable-background-timer-throttling", "--disable-backgrounding-occluded-windows",
+    "--disable-back-forward-cache", "--disable-breakpad", "--disable-client-side-phishing-detection",
+    "--disable-component-extensions-with-background-pages", "--no-default-browser-check", "--disable-default-apps",
+    "--disable-dev-shm-usage", "--disable-extensions", "--allow-pre-commit-input", "--disable-hang-monitor",
+    "--disable-ipc-flooding-protection", "--disable-popup-blocking", "--disable-prompt-on-repost",
+    "--disable-renderer-backgrounding", "--force-color-profile=srgb", "--metrics-recording-only",
+    "--password-store=basic", "--use-mock-keychain", "--no-service-autorun", "--enable-automation",
+    "--hide-scrollbars", "--mute-audio",
+    "--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4",
+]
+
+
+@pytest.fixture(scope="session")
+def worker_chromium(browser_info, tmp_path_factory):
+    """One headless Chromium per test worker, reached at its DevTools endpoint (http://127.0.0.1:PORT).
+
+    Every browser the studio opens in a test marked `browser` connects to it (STUDIO_BROWSER_ENDPOINT, inherited by
+    the commands a test starts) instead of launching one: a new context costs a fraction of a second, a launch
+    several. A test that needs a browser of its own (headed, killed, launched as a user's would be) is marked
+    `own_browser` and launches as the studio does by default."""
+    profile = tmp_path_factory.mktemp("worker-chromium")
+    process = subprocess.Popen(
+        [browser_info.path, "--headless", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+         f"--user-data-dir={profile}", *launch_args(), *PLAYWRIGHT_LIKE_SWITCHES, "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    port_file = profile / "DevToolsActivePort"
+    deadline = time.monotonic() + 30
+    while not (port_file.exists() and port_file.read_text().strip()):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"the worker's Chromium did not start ({browser_info.path})", pytrace=False)
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{int(port_file.read_text().splitlines()[0])}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 @pytest.fixture(scope="session")
 async def playwright_driver():
     from playwright.async_api import async_playwright
@@ -48,11 +95,9 @@ async def playwright_driver():
 
 
 @pytest.fixture(scope="session")
-async def browser(playwright_driver, browser_info):
-    """One real Chromium for the whole session; each test gets its own context."""
-    instance = await playwright_driver.chromium.launch(
-        executable_path=browser_info.path, args=launch_args(), headless=True
-    )
+async def browser(playwright_driver, worker_chromium):
+    """The worker's Chromium for the whole session; each test gets its own context."""
+    instance = await playwright_driver.chromium.connect_over_cdp(worker_chromium)
     yield instance
     await instance.close()
 
@@ -120,14 +165,15 @@ def qloop(qapp):
 
 
 # Tests are marked from the fixtures they use, so that `-m "not browser and not gui"` is a real fast lane.
-BROWSER_FIXTURES = {"browser_info", "playwright_driver", "browser", "fleet", "context", "page", "browser_server"}
+BROWSER_FIXTURES = {"browser_info", "worker_chromium", "playwright_driver", "browser", "fleet", "context", "page",
+                    "browser_server"}
 GUI_FIXTURES = {"qapp", "qtbot", "qloop"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
-        if used & BROWSER_FIXTURES:
+        if used & BROWSER_FIXTURES or item.get_closest_marker("own_browser") is not None:
             item.add_marker(pytest.mark.browser)
         if used & GUI_FIXTURES:
             item.add_marker(pytest.mark.gui)
@@ -136,9 +182,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(autouse=True)
 def _no_browser_unless_marked(request, monkeypatch):
     """A test not marked `browser` cannot start a Chromium (in process or in a subprocess it starts): it would make
-    the fast lane slow without saying so. Mark it, or use a browser fixture."""
+    the fast lane slow without saying so. Mark it, or use a browser fixture. A test marked `browser` gets the
+    worker's Chromium for every browser the studio opens, unless it is marked `own_browser`."""
     if request.node.get_closest_marker("browser") is None:
         monkeypatch.setenv("STUDIO_BROWSER", os.path.join(_HOME, "no-browser-in-unmarked-tests"))
+    elif request.node.get_closest_marker("own_browser") is None:
+        monkeypatch.setenv("STUDIO_BROWSER_ENDPOINT", request.getfixturevalue("worker_chromium"))
 
 
 @pytest.fixture(autouse=True)

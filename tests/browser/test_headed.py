@@ -16,7 +16,7 @@ from studio.browser.session import BrowserSession
 from studio.events import EventBus
 from studio.models.browser import SessionOptions
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.own_browser]
 
 
 @pytest.fixture

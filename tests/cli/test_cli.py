@@ -60,6 +60,7 @@ def test_demo_records_a_full_tour_and_writes_the_summary(tmp_path):
     assert (out / "demo.previous.studio").exists()  # the earlier recording is kept, not overwritten
 
 
+@pytest.mark.own_browser
 def test_doctor_reports_what_it_found():
     done = studio("doctor", "--json", "--no-launch")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -70,6 +71,7 @@ def test_doctor_reports_what_it_found():
     assert "Qt 6." in names["Qt"]["found"]
 
 
+@pytest.mark.own_browser
 def test_doctor_fails_with_a_next_step_when_no_browser_exists(tmp_path):
     bare_path = os.pathsep.join(str(Path(p)) for p in (Path(sys.executable).parent, "/usr/sbin", "/sbin"))
     done = studio("doctor", "--no-launch", env={"PATH": bare_path, "PLAYWRIGHT_BROWSERS_PATH": str(tmp_path)})
@@ -86,6 +88,7 @@ NO_BROWSER_COMMANDS = {
 
 
 @pytest.mark.parametrize("command", NO_BROWSER_COMMANDS, ids=list(NO_BROWSER_COMMANDS))
+@pytest.mark.own_browser
 def test_commands_without_a_browser_say_how_to_install_one(command, tmp_path):
     args = [arg if arg not in ("w.png", "p.studio") else str(tmp_path / arg) for arg in NO_BROWSER_COMMANDS[command]]
     if command == "demo":

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.browser
 SDK_GRACE_S = 2.0
 
 
+@pytest.mark.own_browser
 async def test_closing_the_client_closes_the_browser_before_the_sdk_has_to_kill(tmp_path, demo):
     server = await McpServer(log_path=tmp_path / "server.log").start()
     assert not descendants(server.pid)  # the browser starts with the first navigation, not before
@@ -50,6 +51,7 @@ async def test_sigterm_closes_the_browser_too(tmp_path, demo):
     assert "Traceback" not in server.log()
 
 
+@pytest.mark.own_browser
 async def test_headed_without_a_display_says_what_to_do(tmp_path, demo):
     env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
     server = await McpServer("--headed", log_path=tmp_path / "server.log", env=env).start()

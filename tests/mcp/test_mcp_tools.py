@@ -256,6 +256,7 @@ async def test_a_page_that_navigates_away_while_a_click_waits_gives_navigated(mc
     assert (await mcp.call("browser_snapshot", browserContext="default"))["url"].endswith("/gone")
 
 
+@pytest.mark.own_browser
 async def test_a_crashed_browser_is_a_closed_context_until_the_next_navigation(mcp, demo):
     await mcp.call("browser_navigate", url=demo.base_url + "/help", browserContext="default")
     old_link = ref_of(await snapshot_text(mcp), 'link "Products"')
