@@ -24,7 +24,7 @@ def test_a_python_export_is_a_runnable_pytest_project(tmp_path):
     out = tmp_path / "cart-test"
     result = export_session(add_to_cart(H), "python", out, title="add iPhone 15 Pro to cart")
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted([".gitignore", MARKER, "README.md", "conftest.py", "pytest.ini",
+    assert names == sorted([".gitignore", MARKER, "README.md", "conftest.py", "pytest.ini", "requirements.txt",
                             "test_add_iphone_15_pro_to_cart.py"])
     assert result.test_file == out / "test_add_iphone_15_pro_to_cart.py" and result.env_vars == []
     assert sorted(p.name for p in result.files) == sorted(n for n in names if n != MARKER)
@@ -36,7 +36,7 @@ def test_a_python_export_is_a_runnable_pytest_project(tmp_path):
     ast.parse(conftest)
     assert 'os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH")' in conftest and "os.geteuid() == 0" in conftest
     readme = (out / "README.md").read_text()
-    assert "pytest --base-url" in readme and "BASE_URL" in readme and "pip install pytest-playwright" in readme
+    assert "pytest --base-url" in readme and "BASE_URL" in readme and "pip install -r requirements.txt" in readme
     marker = ExportMarker.model_validate_json((out / MARKER).read_text())
     assert (marker.session_id, marker.language, marker.title) == ("s1", "python", "add iPhone 15 Pro to cart")
     assert not SLEEPS.search(all_text(out))
