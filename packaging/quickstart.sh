@@ -85,9 +85,20 @@ if [ "$MODE" = "demo" ]; then
 fi
 # The tests also run a headed Chromium on a private Xvfb screen.
 command -v apt-get >/dev/null 2>&1 && apt_install xvfb xauth
-say "Running the test suite"
 export QT_QPA_PLATFORM=offscreen
 # One worker per core unless told otherwise (-n 0 runs in this process; -p no:xdist turns it off).
 case " $* " in *" -n "*|*" -n"[0-9a]*|*"--numprocesses"*|*"no:xdist"*) WORKERS="" ;; *) WORKERS="-n auto" ;; esac
+if [ $# -gt 0 ]; then
+    say "Running the tests you named"
+    # shellcheck disable=SC2086
+    exec "$VENV/bin/python" -m pytest $WORKERS "$@"
+fi
+# The whole suite in two lanes, each test once: the fast lane first (no browser, no window: the type check, the
+# layer contracts and the pure logic, about a minute), so a broken build fails early; then the browser and window
+# tests, with the 25 slowest listed at the end.
+say "Running the fast lane (no browser, no window)"
 # shellcheck disable=SC2086
-exec "$VENV/bin/python" -m pytest $WORKERS "$@"
+"$VENV/bin/python" -m pytest $WORKERS -m "not browser and not gui" -q
+say "Running the browser and window tests"
+# shellcheck disable=SC2086
+exec "$VENV/bin/python" -m pytest $WORKERS -m "browser or gui" --durations=25
