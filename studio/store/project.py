@@ -7,8 +7,6 @@ import errno
 import json
 import logging
 import os
-import secrets
-import shutil
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -49,6 +47,7 @@ from studio.store.errors import (
 )
 from studio.store.event_rows import write_event
 from studio.store.inspection import inspect_project_file, sidecar
+from studio.store.save_as import backup_to, remove_quietly
 from studio.store.migrations import create_latest_schema, latest_version, upgrade
 from studio.store.schema import SchemaVersion
 
@@ -97,7 +96,7 @@ class ProjectFile:
             return cls._connect(path, found=None)
         except BaseException:
             # Only files this call created are removed, so a failed create leaves the folder as it was.
-            _remove_quietly(path, sidecar(path, "-wal"), sidecar(path, "-shm"))
+            remove_quietly(path, sidecar(path, "-wal"), sidecar(path, "-shm"))
             raise
 
     @classmethod
@@ -212,48 +211,9 @@ class ProjectFile:
         An existing `dest` is replaced atomically (copy to a temporary file beside it, then rename); the file this
         project is open from is refused.
         """
-        dest = Path(dest).absolute()
-        self._check_save_target(dest)
-        tmp = dest.with_name(f".{dest.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-            if dest.exists():
-                shutil.copymode(dest, tmp)
-            target = sqlite3.connect(tmp)
-            try:
-                self.db.conn.backup(target)
-            finally:
-                target.close()
-            os.replace(tmp, dest)
-        except (OSError, sqlite3.Error) as exc:
-            _remove_quietly(tmp, sidecar(tmp, "-journal"))
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise SaveAsError(
-                dest,
-                reason,
-                "Check that the folder is writable and the disk has free space; the open project is unchanged.",
-            ) from exc
-        _fsync_directory(dest.parent)
-        return dest
-
-    def _check_save_target(self, dest: Path) -> None:
         if self._closed:
-            raise SaveAsError(dest, "the project is closed", "Open the project again, then save it.")
-        if dest == self.path.absolute() or (dest.exists() and os.path.samefile(dest, self.path)):
-            raise SaveAsError(
-                dest,
-                "the project is open from that file",
-                "Choose another name; the open project is saved there continuously already.",
-            )
-        if dest.is_dir():
-            raise SaveAsError(dest, "it is a folder", "Choose a file name inside it instead.")
-        for side in ("-wal", "-shm", "-journal"):
-            if sidecar(dest, side).exists():
-                raise SaveAsError(
-                    dest,
-                    f"it looks open in another program (its {side} file exists)",
-                    "Close it there, or choose another name.",
-                )
+            raise SaveAsError(Path(dest).absolute(), "the project is closed", "Open the project again, then save it.")
+        return backup_to(self.db.conn, self.path, Path(dest).absolute())
 
     # -- writing -----------------------------------------------------------------------------------------------
 
@@ -382,32 +342,6 @@ def _open_error(path: Path, exc: sqlite3.Error) -> ProjectError:
 def _file_identity(path: Path) -> tuple[int, int]:
     st = os.stat(path)
     return st.st_dev, st.st_ino
-
-
-def _remove_quietly(*paths: Path) -> None:
-    for path in paths:
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            log.warning("could not remove %s: %s", path, exc)
-
-
-def _fsync_directory(folder: Path) -> None:
-    # Makes the rename itself durable; not possible (nor needed) on Windows.
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _enable_wal(db: Database) -> None:
