@@ -2,7 +2,8 @@
 act on what appeared (an item's box, its buttons, a double-click on its text), follow the page's views, press the
 buttons that appeared, reload. Every try starts from a fresh sandboxed browser (sandbox.py) and the steps that reach
 its state, and keeps what the browser saw change (the outcome observer's outcomes), so a case written from it can
-replay it and assert it from a fresh browser too.
+replay it and assert it from a fresh browser too. A search box is tried in search_trial.py, forms (when allowed) in
+form_trials.py.
 
 Generic by construction: what is tried comes from the page's structure (fields outside forms, repeated items and
 the controls inside them, client-side route links, buttons), never from names an app happens to use.
@@ -18,25 +19,23 @@ from studio.models.behaviour import Behaviour, BehaviourKind
 from studio.models.catalog import CatalogElement, PageCatalog
 from studio.models.context import KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
-from studio.models.outcomes import CountOutcome, TextsOutcome
+from studio.models.outcomes import CountOutcome
 from studio.models.testcase import CaseStep
 from studio.preflight.form_trials import FormTrials
 from studio.preflight.run import PreflightRun
 from studio.preflight.sandbox import STEP_TIMEOUT_MS, Sandbox, perform
+from studio.preflight.search_trial import try_search
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.race.outcome_locators import items_locator, keyed_locator
 from studio.race.outcome_observer import OutcomeObserver
-from studio.race.page_state import Collection, PageState, read_page_state
+from studio.race.page_state import Collection, read_page_state
 
 # Neutral texts any "new entry" field takes; none is part of another, so each names one item.
 SAMPLES = ("First sample item", "Second sample item", "Third sample item")
 EDITED = "First sample item, edited"
 LEAVES = re.compile(r"\b(log ?out|sign ?out|log off|delete (?:my )?account|close account)\b", re.IGNORECASE)
 TEXT_ROLES = {"textbox"}
-WORD = re.compile(r"[^\W\d_]{4,}")
-CASE_STEP = re.compile(r"(?<=[a-z])(?=[A-Z])")
-MAX_ROWS_LEFT = 5  # rows a search may leave that a case names one by one
 NEXT_PAGE = re.compile(r"^(next( page)?|older|more|›|»|→)$", re.IGNORECASE)
 RESERVE_STEPS, RESERVE_SECONDS = 3, 8.0  # left for the objectives after this one
 CONTROLS_JS = """(item) => [...item.querySelectorAll('input, button, a, select, [role="button"], [role="checkbox"]')]
@@ -57,39 +56,9 @@ PAGE_CONTROLS_JS = """() => {
 }"""
 
 
-async def _unnamed_scope(driver: PageDriver, items: LocatorSpec, count: int) -> LocatorSpec:
-    """The items' locator without the names of the containers around them, when it finds the same items: a
-    container's name can be text the step changes (a table captioned "12 items" is "1 item" after a search)."""
-    last = len(items.steps) - 1
-    steps = [step.model_copy(update={"name": None, "exact": False}) if index < last and step.kind == "role" else step
-             for index, step in enumerate(items.steps)]
-    if steps == items.steps:
-        return items
-    try:
-        same = await driver.count(LocatorSpec(strategy=items.strategy, steps=steps)) == count
-    except RaceError:
-        return items
-    return items.model_copy(update={"steps": steps}) if same else items
-
-
 def paging(catalog: PageCatalog) -> list[CatalogElement]:
     """The page's link or button to the next page of its list ("Next", "Next page", "›")."""
     return [f for f in catalog.filters if f.locator is not None and NEXT_PAGE.match(f.name.strip())]
-
-
-def distinctive_word(state: PageState | None) -> tuple[str, Collection] | None:
-    """A word (4+ letters) that exactly one item of the page's longest list has, taken from the first item that has
-    one (searching for it should leave that item alone), with the list. None when no list of 3+ items has one."""
-    lists = sorted((c for c in (state.collections if state else []) if len(c.items) >= 3),
-                   key=lambda c: -len(c.items))
-    for collection in lists[:1]:
-        # Cells read as one text run together ("EarthseaUrsula"): a lower-to-upper case step starts a word.
-        words = [set(WORD.findall(CASE_STEP.sub(" ", item.text).lower())) for item in collection.items]
-        for own in words:
-            unique = [w for w in sorted(own) if sum(1 for other in words if w in other) == 1]
-            if unique:
-                return max(unique, key=len), collection
-    return None
 
 
 def _role(role: str, name: str | None = None) -> LocatorStep:
@@ -187,7 +156,7 @@ class Prober:
                     await self.try_items(adds, found)
                 return self.behaviours
         for field in [f for f in self.catalog.search_inputs if f.locator is not None][:1]:
-            await self.try_search(field)
+            await try_search(self, field)
         for control in paging(self.catalog)[:1]:
             where = f"the {self.catalog.heading or 'page'}"
             opened = [CaseStep(action="navigate", url=self.catalog.path, target=where)]
@@ -196,42 +165,6 @@ class Prober:
         if self.box.allow_writes:
             await FormTrials(self).explore()
         return self.behaviours
-
-    async def try_search(self, field: CatalogElement) -> None:
-        """A search box over a list: type a word that only one of the listed items has and press Enter; the list
-        should narrow to that item. Kept: what the browser saw (the address, the heading) and the rows the list
-        shows then, read with the list's own locator (a page the search loaded anew is not compared with the old
-        one by the outcome observer, and one row left is no longer a list to it)."""
-        navigate = self.entries(field, ())
-        ready = await self.attempt(navigate, f"searching with '{field.name}'")
-        if ready is None:
-            return
-        driver, observer = ready
-        picked = distinctive_word(await read_page_state(driver.race))
-        rows = await items_locator(driver.page, picked[1]) if picked is not None else None
-        if picked is None or rows is None:
-            self.run.note(f"{self.catalog.path}: no list to search was seen, so '{field.name}' was not tried.")
-            return
-        word, items = picked[0], await _unnamed_scope(driver, *rows)
-        try:
-            fill = await self.act(driver, observer, CaseStep(action="fill", target=field.name, locator=field.locator,
-                                                             data=word))
-            enter = await self.act(driver, observer, CaseStep(action="press", target=field.name,
-                                                              locator=field.locator, data="Enter"))
-            left = [" ".join(text.split()) for text in await driver.texts(items)]
-        except RaceError as error:
-            self.run.note(f"{self.catalog.path}: searching could not be tried: {str(error).splitlines()[0]}")
-            return
-        rows_left: TextsOutcome | CountOutcome
-        if 0 < len(left) <= MAX_ROWS_LEFT:
-            shown = "; ".join(f'"{text}"' for text in left)
-            rows_left = TextsOutcome(locator=items, texts=left, why=f"The list shows only {shown}.")
-        else:
-            rows_left = CountOutcome(locator=items, count=len(left), why=f"The list shows {len(left)} item(s).")
-        enter = enter.model_copy(update={"outcomes": [rows_left, *enter.outcomes],
-                                         "expected": " ".join(filter(None, [rows_left.why, enter.expected]))})
-        self.keep("search", f"Searching '{field.name}' for '{word}' lists only the items that have it", navigate,
-                  [fill, enter])
 
     def entries(self, field: CatalogElement, texts: tuple[str, ...]) -> list[CaseStep]:
         steps = [CaseStep(action="navigate", url=self.catalog.path, target=f"the {self.catalog.heading or 'page'}")]
