@@ -124,7 +124,7 @@ class Playground:
         except (SessionClosedError, RaceError) as error:
             if self.session.alive and not isinstance(error, SessionClosedError):
                 raise
-            return self._finish(main, "failed", {"summary": browser_stopped(error)})
+            return self._finish(main, "failed", {"summary": browser_stopped(error, self.session)})
 
     async def _agent(self, main: MainJob) -> dict:
         kind = main.job.kind

@@ -42,9 +42,10 @@ class Cancelled(Exception):
     """The tester cancelled the job."""
 
 
-def browser_stopped(error: Exception) -> str:
-    """What to tell the tester when the browser went away mid-job."""
-    said = first_line(error).rstrip(".")
+def browser_stopped(error: Exception, session: BrowserSession | None = None) -> str:
+    """What to tell the tester when the browser went away mid-job (in the session's own words when it ended)."""
+    ended = session.end_message if session is not None and not session.alive else None
+    said = (ended or first_line(error)).rstrip(".")
     return (f"The browser stopped during the job ({said}). Everything found so far is kept in the project; "
             "start the job again (or answer its questions) to go on in a new browser.")
 
@@ -136,7 +137,7 @@ class Preflight:
         except (SessionClosedError, RaceError) as error:
             if self.session.alive and not isinstance(error, SessionClosedError):
                 raise
-            return self._end(run, "failed", browser_stopped(error))
+            return self._end(run, "failed", browser_stopped(error, self.session))
         job = run.job
         job.status, job.message = "completed", ""
         run.save()
