@@ -3,8 +3,6 @@ run out of budget — recorded in the project with the seed's main-job events.""
 
 from __future__ import annotations
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.browser.errors import SessionClosedError
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
@@ -28,6 +26,7 @@ from studio.preflight.access import reach_stable_state
 from studio.preflight.entry_points import AREA
 from studio.preflight.job import Preflight, browser_stopped
 from studio.preflight.run import NeedAnswers, PreflightRun, add_answers, record_questions
+from studio.race.errors import RaceError
 from studio.runtime import EngineRuntime
 from studio.runtime.jobs import JobControl
 from studio.store.project import ProjectFile
@@ -96,7 +95,7 @@ class Playground:
         if not catalogs and self.project is not None:
             catalogs = {c.path: c for c in self.project.jobs.catalogs(job.id)}
         budget = Budget(self.limits).carry(job.state.get("main_usage"))
-        run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
+        run = PreflightRun(job=job, live=self.preflight.live, budget=budget, project=self.project,
                            secrets=self.preflight.secrets.setdefault(job.id, {}), catalogs=catalogs,
                            usage_key="main_usage", model=self.model)
         main = self.main = MainJob(run=run, model=self.model, cancelled=self.preflight.cancelled,
@@ -108,7 +107,7 @@ class Playground:
         run.save()
         job.state["main_started"] = True  # main_job_started itself is said by the agent, with its item count
         try:
-            if resumed and self.session.page.url in ("about:blank", ""):
+            if resumed and run.driver.url in ("about:blank", ""):
                 await reach_stable_state(run)  # a fresh browser after a restart: sign in before browsing
             result = await self._agent(main)
             return self._finish(main, "completed", result)
@@ -122,10 +121,10 @@ class Playground:
             return self._finish(main, "failed", {"summary": str(blocked)})
         except Cancelled:
             return self._finish(main, "cancelled", {"summary": "Cancelled by the tester; what was made is kept."})
-        except (SessionClosedError, PlaywrightError) as error:
+        except (SessionClosedError, RaceError) as error:
             if self.session.alive and not isinstance(error, SessionClosedError):
                 raise
-            return self._finish(main, "failed", {"summary": browser_stopped(error)})
+            return self._finish(main, "failed", {"summary": browser_stopped(error, self.session)})
 
     async def _agent(self, main: MainJob) -> dict:
         kind = main.job.kind

@@ -12,14 +12,15 @@ import os
 import re
 
 import pyotp
-from playwright.async_api import Error as PlaywrightError
 
-from studio.browser.calls import bounded
 from studio.models.context import JobRecord, PendingQuestion
+from studio.models.locator import LocatorSpec, LocatorStep
 from studio.preflight.roles import probe_privileged_pages
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, origin_of
 from studio.preflight.survey import Survey
 from studio.preflight.workspace import choose_workspace
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
 from studio.toolbelt import AnswerRefused, type_answer
 
 EMAIL, PASSWORD, TOTP = "credentials.email", "credentials.password", "credentials.totp_secret"
@@ -28,6 +29,14 @@ ENV = {EMAIL: "STUDIO_LOGIN_EMAIL", PASSWORD: "STUDIO_LOGIN_PASSWORD", TOTP: "ST
 
 def credential(run: PreflightRun, key: str) -> str | None:
     return run.answer(key) or os.environ.get(ENV[key]) or None
+
+
+def _label(text: str) -> LocatorSpec:
+    return LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=text, exact=True)])
+
+
+def _button(name: str) -> LocatorSpec:
+    return LocatorSpec(strategy="role", steps=[LocatorStep(kind="role", role="button", name=name, exact=True)])
 
 
 def _credentials_questions(login_path: str, why: str) -> list[PendingQuestion]:
@@ -104,20 +113,19 @@ async def _log_in(run: PreflightRun, survey: Survey) -> Survey:
         raise NeedAnswers(_credentials_questions(login_path, "Every page behind the login needs an account; without "
                                                  "one preflight can only map the public pages."))
     run.progress(f"Signing in as {email}")
-    page = run.page
+    driver = run.driver
     try:
         if login.get("hasPassword"):
             pin = run.pin
-            await type_answer(page.get_by_label(login.get("emailLabel") or "Email", exact=True), email, pin, "email")
-            await type_answer(page.get_by_label(login.get("passwordLabel") or "Password", exact=True), password, pin,
-                              "password")
+            await type_answer(driver, _label(login.get("emailLabel") or "Email"), email, pin, "email")
+            await type_answer(driver, _label(login.get("passwordLabel") or "Password"), password, pin, "password")
             run.budget.charge_step()
-            before = await _page_state(page)
-            await page.get_by_role("button", name=login.get("submit") or "Sign in", exact=True).click()
+            before = await _page_state(driver)
+            await driver.must("click", _button(login.get("submit") or "Sign in"))
             await _settle(run, before)
     except AnswerRefused as refused:
         return _go_on_signed_out(run, survey, str(refused))
-    except PlaywrightError as error:
+    except RaceError as error:
         context.auth_state.blockers = [f"The login form could not be used: {str(error).splitlines()[0]}"]
         raise NeedAnswers(_credentials_questions(login_path, context.auth_state.blockers[0])) from error
     survey = await run.survey("signing in")
@@ -148,17 +156,17 @@ async def _one_time_code(run: PreflightRun, survey: Survey, label: str) -> Surve
             "(base32, to generate codes), or a current 6-digit code?", "Without a code the login cannot finish.",
             kind="secret")])
     code = secret if re.fullmatch(r"\d{6}", secret) else pyotp.TOTP(secret.replace(" ", "")).now()
-    page = run.page
+    driver = run.driver
     run.progress("Entering the one-time code")
     try:
-        await type_answer(page.get_by_label(label, exact=True), code, run.pin, "one-time code")
+        await type_answer(driver, _label(label), code, run.pin, "one-time code")
         run.budget.charge_step()
-        before = await _page_state(page)
-        await page.get_by_role("button", name=survey.login.get("submit") or "Verify", exact=True).click()
+        before = await _page_state(driver)
+        await driver.must("click", _button(survey.login.get("submit") or "Verify"))
         await _settle(run, before)
     except AnswerRefused as refused:
         return _go_on_signed_out(run, survey, str(refused))
-    except (PlaywrightError, ValueError) as error:
+    except (RaceError, ValueError) as error:
         run.secrets.pop(TOTP, None)
         raise NeedAnswers([PendingQuestion.make(TOTP, "Two-factor code", f"The code could not be used "
                            f"({str(error).splitlines()[0]}). What is the authenticator secret?",
@@ -166,34 +174,33 @@ async def _one_time_code(run: PreflightRun, survey: Survey, label: str) -> Surve
     return await run.survey("the one-time code")
 
 
-async def _page_state(page) -> dict:
+async def _page_state(driver: PageDriver) -> dict:
     """What a submit can change without leaving the page: its URL, a shown code field, the alerts' text."""
     try:
-        return {"url": page.url, **await bounded(page, page.evaluate(_IN_PLACE_STATE), "reading the login form")}
-    except PlaywrightError:
-        return {"url": page.url, "code": False, "alert": ""}
+        return {"url": driver.url, **await driver.evaluate(_IN_PLACE_STATE, during="reading the login form")}
+    except RaceError:
+        return {"url": driver.url, "code": False, "alert": ""}
 
 
 async def _settle(run: PreflightRun, before: dict | None = None, timeout_s: float = 10.0) -> None:
     """After a submit: wait until the page moved on (new URL) or answered in place — a code field or an alert that
     was not there before. A code field already shown before the submit (the code step itself) is no answer: the
     verification may still be on its way, and reading the page then would find the login page again."""
-    page = run.page
+    driver = run.driver
     deadline = asyncio.get_running_loop().time() + timeout_s
     while before is not None and asyncio.get_running_loop().time() < deadline:
-        if page.url != before["url"]:
+        if driver.url != before["url"]:
             break
         try:
-            now = await bounded(page, page.evaluate(_IN_PLACE_STATE), "waiting for the sign-in to answer")
-        except PlaywrightError:
+            now = await driver.evaluate(_IN_PLACE_STATE, during="waiting for the sign-in to answer")
+        except RaceError as error:
+            if error.kind in ("timeout", "context_closed"):
+                raise  # a stuck or closed page is no answer to wait for
             now = None  # the page is navigating: loop until its URL changes
         if now and ((now["code"] and not before["code"]) or (now["alert"] and now["alert"] != before["alert"])):
             break
         await asyncio.sleep(0.1)
-    try:
-        await page.wait_for_load_state("networkidle", timeout=5000)
-    except PlaywrightError:
-        pass
+    await driver.wait_for_load("networkidle", timeout_ms=5000)
 
 
 _IN_PLACE_STATE = """() => {

@@ -12,9 +12,10 @@ import asyncio
 import logging
 from typing import Any
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 from pydantic import BaseModel, Field
+
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
 
 log = logging.getLogger(__name__)
 
@@ -43,32 +44,30 @@ class AppKind(BaseModel):
                 "forms and lists fit it less.")
 
 
-async def keyboard_listeners(page: Page, timeout_s: float = 5.0) -> list[str]:
+async def keyboard_listeners(page: PageDriver | Any, timeout_s: float = 5.0) -> list[str]:
     """Where the page listens to the keyboard, e.g. ['keydown on the document']; [] when it does not or cannot be
     read (another browser than Chromium, a page that stopped answering)."""
+    # Game evaluation's eyes still hand over their raw page until the game moves onto the driver (issue 19).
+    driver = page if isinstance(page, PageDriver) else PageDriver(page)
     try:
-        return await asyncio.wait_for(_listeners(page), timeout_s)
-    except (PlaywrightError, TimeoutError, KeyError) as error:
+        return await asyncio.wait_for(_listeners(driver), timeout_s)
+    except (RaceError, TimeoutError, KeyError) as error:
         log.info("could not read the page's keyboard listeners: %s", error)
         return []
 
 
-async def _listeners(page: Page) -> list[str]:
-    cdp = await page.context.new_cdp_session(page)
+async def _listeners(driver: PageDriver) -> list[str]:
     found = []
-    try:
-        for expression, name in TARGETS:
-            reply = await cdp.send("Runtime.evaluate", {"expression": expression, "objectGroup": "studio-kind"})
-            object_id = reply.get("result", {}).get("objectId")
-            if not object_id:
-                continue
-            listeners = await cdp.send("DOMDebugger.getEventListeners", {"objectId": object_id})
-            types = sorted({item["type"] for item in listeners.get("listeners", [])} & KEY_EVENTS)
-            if types:
-                found.append(f"{'/'.join(types)} on {name}")
-        await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": "studio-kind"})
-    finally:
-        await cdp.detach()
+    for expression, name in TARGETS:
+        reply = await driver.devtools("Runtime.evaluate", {"expression": expression, "objectGroup": "studio-kind"})
+        object_id = reply.get("result", {}).get("objectId")
+        if not object_id:
+            continue
+        listeners = await driver.devtools("DOMDebugger.getEventListeners", {"objectId": object_id})
+        types = sorted({item["type"] for item in listeners.get("listeners", [])} & KEY_EVENTS)
+        if types:
+            found.append(f"{'/'.join(types)} on {name}")
+    await driver.devtools("Runtime.releaseObjectGroup", {"objectGroup": "studio-kind"})
     return found
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.browser.urls import normalize_url
 from studio.models.context import PendingQuestion
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, origin_of
@@ -69,11 +67,8 @@ async def _answering_root(run: PreflightRun, final_url: str) -> str:
     root = _app_root(final_url)
     origin_root = origin_of(final_url) + "/"
     for candidate in dict.fromkeys([root, origin_root]):
-        try:
-            response = await run.session.context.request.get(candidate, timeout=10_000, max_redirects=5)
-            status = response.status
-            await response.dispose()
-        except PlaywrightError:
+        status = await run.driver.status_of(candidate, timeout_ms=10_000, max_redirects=5)
+        if status is None:
             continue
         if status < 400 or status in (401, 403):
             return candidate
@@ -113,7 +108,7 @@ async def resolve_base_url(run: PreflightRun) -> None:
             break  # the host itself does not answer: parent paths will not either
         if status < 400 and survey is not None:
             # Where the browser ended up (after redirects, e.g. to /login) says where the app's root is.
-            context.resolved_base_url = await _answering_root(run, run.page.url)
+            context.resolved_base_url = await _answering_root(run, run.driver.url)
             context.confidence.base_url = 0.95 if attempt == 0 else 0.8
             if attempt:
                 run.note(f"{given} answered {_first_status(tried)}; the app answers at {context.resolved_base_url}.")

@@ -13,14 +13,11 @@ import difflib
 from collections import defaultdict
 from urllib.parse import urlsplit
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.models.catalog import PageCatalog
 from studio.models.context import DetectedChange
 from studio.models.testcase import FieldSpec, TestCase
 from studio.preflight.flows import walk_wizard
 from studio.preflight.run import PreflightRun
-from studio.race.locators import resolve
 
 # Steps after one of these may be on another page (or another wizard step): not checked on the entry page.
 PAGE_CHANGING = ("navigate",)
@@ -81,7 +78,7 @@ async def detect_changes(run: PreflightRun) -> None:
         run.progress(f"Checking {len(group)} stored case(s) that start at {path}")
         status, survey = await run.visit(run.url(path), reached_by="a stored test case's entry point", deep=True)
         path = urlsplit(path).path or "/"
-        final = urlsplit(run.page.url).path if survey else None
+        final = urlsplit(run.driver.url).path if survey else None
         if survey is None:
             _add(findings, details, "entry_point_unreachable", f"{path} did not answer.", group, path=path)
             continue
@@ -138,11 +135,7 @@ async def _check_elements(run: PreflightRun, case: TestCase, here: list[PageCata
             continue
         if step.locator.python() in known:
             continue
-        try:
-            live = await resolve(run.page, step.locator.steps).count()
-        except PlaywrightError:
-            live = 0
-        if live:
+        if await run.driver.count(step.locator):  # 0 as well for a locator the page cannot read
             continue
         label = step.target or step.locator.python()
         closest = _closest(step.target or step.locator.steps[-1].name or "", here) if step.target else None

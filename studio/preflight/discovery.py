@@ -38,7 +38,7 @@ async def discover_flows(run: PreflightRun) -> None:
             continue
         run.progress(f"Trying what {path} does (in a sandbox: " + (
             "its forms are sent with sample data, as you allowed)" if forms else "nothing is saved to the app)"))
-        async with Sandbox(run.session, allow_writes=forms) as box:
+        async with Sandbox(run.live, allow_writes=forms) as box:
             found = await Prober(run, box, catalog).explore()
         run.job.state.setdefault("behaviours", {})[path] = [b.model_dump(mode="json") for b in found]
         for behaviour in found:

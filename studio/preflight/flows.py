@@ -9,13 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.models.catalog import FormField, FormInfo
 from studio.models.context import FlowSummary
+from studio.models.locator import LocatorSpec, LocatorStep
 from studio.preflight.run import PreflightRun
 from studio.preflight.survey import Survey
-from studio.race.locators import resolve
+from studio.race.errors import RaceError
 
 FINAL_ACTIONS = re.compile(r"\b(submit|confirm|pay|place order|delete|send|finish|purchase)\b", re.IGNORECASE)
 PLACEHOLDER = re.compile(r"^(select|choose|pick|--|—)", re.IGNORECASE)
@@ -47,7 +46,7 @@ def _describe(form: FormInfo) -> str:
 
 
 async def _fill(run: PreflightRun, form: FormInfo) -> None:
-    page = run.page
+    driver = run.driver
     for field in form.fields:
         if not field.spec.required:
             continue
@@ -56,14 +55,15 @@ async def _fill(run: PreflightRun, form: FormInfo) -> None:
             continue
         try:
             if field.spec.type == "radio":
-                await page.get_by_label(value, exact=True).check()
+                label = LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=value, exact=True)])
+                await driver.must("check", label)
             elif field.spec.type == "checkbox" and field.locator:
-                await resolve(page, field.locator.steps).check()
+                await driver.must("check", field.locator)
             elif field.spec.type == "select" and field.locator:
-                await resolve(page, field.locator.steps).select_option(label=value)
+                await driver.must("select", field.locator, value=value)
             elif field.locator:
-                await resolve(page, field.locator.steps).fill(value)
-        except PlaywrightError as error:
+                await driver.must("fill", field.locator, value=value)
+        except RaceError as error:
             run.note(f"Could not fill {field.spec.name!r}: {str(error).splitlines()[0]}")
 
 
@@ -87,8 +87,8 @@ async def walk_wizard(run: PreflightRun, survey: Survey) -> None:
         run.budget.charge_step()
         run.budget.check()
         try:
-            await resolve(run.page, submit.locator.steps).click()
-        except PlaywrightError as error:
+            await run.driver.must("click", submit.locator)
+        except RaceError as error:
             steps.append(f"'{submit.name}' could not be pressed: {str(error).splitlines()[0]}")
             break
         # The next step has the same URL: keep it as a catalogue of its own ('#step-N').

@@ -15,16 +15,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.models.catalog import FormField, FormInfo, PageCatalog
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.outcomes import Outcome
 from studio.models.testcase import CaseStep
+from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
-from studio.race.locators import resolve
 from studio.race.outcome_observer import OutcomeObserver
-from studio.race.page import RacePage
 
 if TYPE_CHECKING:
     from studio.preflight.probes import Prober
@@ -107,17 +104,17 @@ class FormTrials:
     def note(self, text: str) -> None:
         self.prober.run.note(f"{self.catalog.path}: {text}")
 
-    async def flagged(self, race: RacePage, form: FormInfo) -> list[FormField]:
+    async def flagged(self, driver: PageDriver, form: FormInfo) -> list[FormField]:
         """The fields the page marks invalid now (aria-invalid, or the browser's own constraint check)."""
         found = []
         for field in form.fields:
             if field.locator is None:
                 continue
             try:
-                target = resolve(race.page, field.locator.steps)
-                if await target.count() == 1 and await target.evaluate(FLAGGED_JS, timeout=1000):
+                if await driver.count(field.locator) == 1 and await driver.evaluate_on(field.locator, FLAGGED_JS,
+                                                                                       timeout_ms=1000):
                     found.append(field)
-            except PlaywrightError:
+            except RaceError:
                 continue
         return found
 
@@ -139,12 +136,12 @@ class FormTrials:
         ready = await self.prober.attempt(self.opened, name)
         if ready is None:
             return
-        race, observer = ready
+        driver, observer = ready
         try:
-            sent = await self.prober.act(race, observer, self.submit(form))
-            flagged = await self.flagged(race, form)
+            sent = await self.prober.act(driver, observer, self.submit(form))
+            flagged = await self.flagged(driver, form)
             sent = await self._with_messages(observer, sent)
-        except (PlaywrightError, RaceError) as error:
+        except RaceError as error:
             self.note(f"sending {_called(form)} empty could not be tried: {str(error).splitlines()[0]}")
             return
         said = [o for o in sent.outcomes if o.why.startswith("The page says")]
@@ -153,7 +150,7 @@ class FormTrials:
             return
         self.prober.keep("refused", name, self.opened, [sent])
 
-    async def try_saved(self, form: FormInfo) -> tuple[RacePage, OutcomeObserver, list[CaseStep]] | None:
+    async def try_saved(self, form: FormInfo) -> tuple[PageDriver, OutcomeObserver, list[CaseStep]] | None:
         """Every field given a sample value, then sent; a field refused as text is given a number and it is sent
         again (once). Returns the page the save reached, its observer and the steps, for the delete try."""
         name = f"Sending {_called(form)} with every field filled in saves it"
@@ -165,13 +162,13 @@ class FormTrials:
             ready = await self.prober.attempt(self.opened, name)
             if ready is None:
                 return None
-            race, observer = ready
+            driver, observer = ready
             try:
-                done = [await self.prober.act(race, observer, step) for step in steps]
-                flagged = await self.flagged(race, form)
+                done = [await self.prober.act(driver, observer, step) for step in steps]
+                flagged = await self.flagged(driver, form)
                 if not flagged:
                     done[-1] = await self._with_messages(observer, done[-1])
-            except (PlaywrightError, RaceError) as error:
+            except RaceError as error:
                 self.note(f"filling {_called(form)} in could not be tried: {str(error).splitlines()[0]}")
                 return None
             retry = {field.spec.name for field in flagged} - numbers
@@ -184,62 +181,66 @@ class FormTrials:
                 return None
             if self.prober.keep("save", name, self.opened, done) is None:
                 return None
-            return race, observer, done
+            return driver, observer, done
         return None
 
-    async def try_delete(self, race: RacePage, observer: OutcomeObserver, saved: list[CaseStep]) -> None:
+    async def try_delete(self, driver: PageDriver, observer: OutcomeObserver, saved: list[CaseStep]) -> None:
         """On the page the save reached: its Delete (or Remove) button, the dialog's confirming button, then the
         record's page again — it should be gone. Only the record this preflight just saved is deleted."""
-        page = race.page
         try:
-            names = [n for n in await page.evaluate(BUTTONS_JS) if REMOVES.match(n)]
-        except PlaywrightError:
+            names = [n for n in await driver.evaluate(BUTTONS_JS, during="reading the page's buttons")
+                     if REMOVES.match(n)]
+        except RaceError:
             return
         if not names:
             return  # no way to remove it from here: nothing to try
         button = LocatorSpec(strategy="role", steps=[_role("button", names[0])])
         name = f"'{names[0]}' on a saved record removes it"
-        record = await _heading_text(page)
+        record = await _heading_text(driver)
         try:
-            if await resolve(page, button.steps).count() != 1:
+            if await driver.count(button) != 1:
                 return
-            done = [await self.prober.act(race, observer, CaseStep(action="click", target=f"the {names[0]} button",
-                                                                  locator=button))]
-            confirm = await _confirming_button(race, names[0])
+            done = [await self.prober.act(driver, observer, CaseStep(action="click", target=f"the {names[0]} button",
+                                                                    locator=button))]
+            confirm = await _confirming_button(driver, names[0])
             if confirm is not None:
-                done.append(await self.prober.act(race, observer, confirm))
+                done.append(await self.prober.act(driver, observer, confirm))
             done[-1] = await self._with_messages(observer, done[-1])
-            back = await self.prober.act(race, observer, CaseStep(action="back", target="the record's page"))
-            again = await self.prober.act(race, observer, CaseStep(action="reload", target="the record's page"))
-        except (PlaywrightError, RaceError) as error:
+            back = await self.prober.act(driver, observer, CaseStep(action="back", target="the record's page"))
+            again = await self.prober.act(driver, observer, CaseStep(action="reload", target="the record's page"))
+        except RaceError as error:
             self.note(f"{name} could not be tried: {str(error).splitlines()[0]}")
             return
-        if record and await _heading_text(page) == record:
+        if record and await _heading_text(driver) == record:
             self.note(f"after '{names[0]}' the record '{record}' still opened; no case says it must be gone.")
             self.prober.keep("remove", name, _plain([*self.opened, *saved]), done)
             return
         self.prober.keep("remove", name, _plain([*self.opened, *saved]), [*done, back, again])
 
 
-async def _heading_text(page) -> str | None:
+async def _heading_text(driver: PageDriver) -> str | None:
     try:
-        heading = page.locator("h1").first
-        return " ".join((await heading.inner_text(timeout=1000)).split()) if await heading.count() else None
-    except PlaywrightError:
+        if not await driver.count("h1"):
+            return None
+        text = await driver.evaluate_on("h1", "(el) => el.innerText", timeout_ms=1000)
+    except RaceError:
         return None
+    return " ".join(text.split()) if isinstance(text, str) else None
 
 
-async def _confirming_button(race: RacePage, said: str) -> CaseStep | None:
+async def _confirming_button(driver: PageDriver, said: str) -> CaseStep | None:
     """The button of the confirmation dialog that opened, if one did: the one named like the button pressed, else
     the first that confirms (Yes, OK, Confirm)."""
     for role in ("dialog", "alertdialog"):
-        box = resolve(race.page, [_role(role)])
+        box = LocatorSpec(strategy="role", steps=[_role(role)])
+        buttons = LocatorSpec(strategy="scoped", steps=[_role(role), _role("button")])
         try:
-            if await box.count() != 1 or not await box.is_visible():
+            if await driver.count(box) != 1 or not await driver.is_visible(box):
                 continue
-            names = [" ".join(n.split()) for n in await box.get_by_role("button").all_inner_texts()]
-        except PlaywrightError:
+            texts = await driver.evaluate_on(buttons, "(els) => els.map((el) => el.innerText)", every=True) or []
+        except RaceError:
             continue
+        names = [" ".join(n.split()) for n in texts]
         chosen = next((n for n in names if n.lower() == said.lower()), None) or next(
             (n for n in names if CONFIRMS.match(n)), None)
         if chosen:

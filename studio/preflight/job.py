@@ -10,8 +10,6 @@ from __future__ import annotations
 import logging
 import uuid
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.browser.errors import SessionClosedError, first_line
 from studio.browser.session import BrowserSession
 from studio.llm.budget import Budget
@@ -28,7 +26,9 @@ from studio.preflight.entry_points import find_entry_points
 from studio.preflight.gaps import detect_gaps
 from studio.preflight.mapping import build_ui_map
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, add_answers, now_ms, record_questions
+from studio.race.errors import RaceError
 from studio.runtime.jobs import JobControl
+from studio.runtime.live import LivePage
 from studio.store.project import ProjectFile
 
 log = logging.getLogger(__name__)
@@ -42,20 +42,23 @@ class Cancelled(Exception):
     """The tester cancelled the job."""
 
 
-def browser_stopped(error: Exception) -> str:
-    """What to tell the tester when the browser went away mid-job."""
-    said = first_line(error).rstrip(".")
+def browser_stopped(error: Exception, session: BrowserSession | None = None) -> str:
+    """What to tell the tester when the browser went away mid-job (in the session's own words when it ended)."""
+    ended = session.end_message if session is not None and not session.alive else None
+    said = (ended or first_line(error)).rstrip(".")
     return (f"The browser stopped during the job ({said}). Everything found so far is kept in the project; "
             "start the job again (or answer its questions) to go on in a new browser.")
 
 
 class Preflight:
-    """Runs preflight jobs on one browser session and records them in the project."""
+    """Runs preflight jobs on one browser session's page (the tester's, as a PageDriver) and records them in the
+    project."""
 
     def __init__(self, session: BrowserSession, project: ProjectFile | None,
                  budget: JobBudget = PREFLIGHT_BUDGET, model: LanguageModel | None = None,
                  try_forms: bool = False) -> None:
         self.session = session
+        self.live = LivePage(session)  # one for every run: refs keep counting across runs on the same page
         self.try_forms = try_forms  # new jobs may send forms with sample data (the tester's choice)
         self.project = project
         self.model = model
@@ -96,7 +99,7 @@ class Preflight:
     async def run(self, job: JobRecord) -> JobRecord:
         self.cancelled = False  # a cancel ends one run; starting or resuming is the tester going on
         budget = Budget(self.limits).carry(job.state.get("preflight_usage"))  # steps count per job, not per run
-        run = PreflightRun(job=job, session=self.session, budget=budget, project=self.project,
+        run = PreflightRun(job=job, live=self.live, budget=budget, project=self.project,
                            secrets=self.secrets.setdefault(job.id, {}), model=self.model)
         self.last_run = run
         if self.control is not None:
@@ -131,10 +134,10 @@ class Preflight:
             return self._end(run, "failed", str(blocked))
         except Cancelled:
             return self._end(run, "cancelled", "Cancelled by the tester; what was found so far is kept.")
-        except (SessionClosedError, PlaywrightError) as error:
+        except (SessionClosedError, RaceError) as error:
             if self.session.alive and not isinstance(error, SessionClosedError):
                 raise
-            return self._end(run, "failed", browser_stopped(error))
+            return self._end(run, "failed", browser_stopped(error, self.session))
         job = run.job
         job.status, job.message = "completed", ""
         run.save()

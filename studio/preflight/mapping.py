@@ -30,7 +30,7 @@ async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
     status, home = await run.visit(context.resolved_base_url, reached_by="the home page", screenshot=True)
     if home is None:
         return
-    kind = classify(home.game, await keyboard_listeners(run.page))
+    kind = classify(home.game, await keyboard_listeners(run.driver))
     run.job.state["app_kind"] = kind.model_dump()
     if kind.is_game:
         run.note(kind.sentence(home.catalog.path))

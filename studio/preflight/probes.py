@@ -2,7 +2,8 @@
 act on what appeared (an item's box, its buttons, a double-click on its text), follow the page's views, press the
 buttons that appeared, reload. Every try starts from a fresh sandboxed browser (sandbox.py) and the steps that reach
 its state, and keeps what the browser saw change (the outcome observer's outcomes), so a case written from it can
-replay it and assert it from a fresh browser too.
+replay it and assert it from a fresh browser too. A search box is tried in search_trial.py, forms (when allowed) in
+form_trials.py.
 
 Generic by construction: what is tried comes from the page's structure (fields outside forms, repeated items and
 the controls inside them, client-side route links, buttons), never from names an app happens to use.
@@ -13,32 +14,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from playwright.async_api import Error as PlaywrightError
-
+from studio.browser.errors import BrowserError
 from studio.models.behaviour import Behaviour, BehaviourKind
 from studio.models.catalog import CatalogElement, PageCatalog
 from studio.models.context import KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
-from studio.models.outcomes import CountOutcome, TextsOutcome
+from studio.models.outcomes import CountOutcome
 from studio.models.testcase import CaseStep
 from studio.preflight.form_trials import FormTrials
 from studio.preflight.run import PreflightRun
-from studio.preflight.sandbox import Sandbox, perform
+from studio.preflight.sandbox import STEP_TIMEOUT_MS, Sandbox, perform
+from studio.preflight.search_trial import try_search
+from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
-from studio.race.locators import resolve
 from studio.race.outcome_locators import items_locator, keyed_locator
 from studio.race.outcome_observer import OutcomeObserver
-from studio.race.page import RacePage
-from studio.race.page_state import Collection, PageState, read_page_state
+from studio.race.page_state import Collection, read_page_state
 
 # Neutral texts any "new entry" field takes; none is part of another, so each names one item.
 SAMPLES = ("First sample item", "Second sample item", "Third sample item")
 EDITED = "First sample item, edited"
 LEAVES = re.compile(r"\b(log ?out|sign ?out|log off|delete (?:my )?account|close account)\b", re.IGNORECASE)
 TEXT_ROLES = {"textbox"}
-WORD = re.compile(r"[^\W\d_]{4,}")
-CASE_STEP = re.compile(r"(?<=[a-z])(?=[A-Z])")
-MAX_ROWS_LEFT = 5  # rows a search may leave that a case names one by one
 NEXT_PAGE = re.compile(r"^(next( page)?|older|more|›|»|→)$", re.IGNORECASE)
 RESERVE_STEPS, RESERVE_SECONDS = 3, 8.0  # left for the objectives after this one
 CONTROLS_JS = """(item) => [...item.querySelectorAll('input, button, a, select, [role="button"], [role="checkbox"]')]
@@ -59,39 +56,9 @@ PAGE_CONTROLS_JS = """() => {
 }"""
 
 
-async def _unnamed_scope(race: RacePage, items: LocatorSpec, count: int) -> LocatorSpec:
-    """The items' locator without the names of the containers around them, when it finds the same items: a
-    container's name can be text the step changes (a table captioned "12 items" is "1 item" after a search)."""
-    last = len(items.steps) - 1
-    steps = [step.model_copy(update={"name": None, "exact": False}) if index < last and step.kind == "role" else step
-             for index, step in enumerate(items.steps)]
-    if steps == items.steps:
-        return items
-    try:
-        same = await resolve(race.page, steps).count() == count
-    except PlaywrightError:
-        return items
-    return items.model_copy(update={"steps": steps}) if same else items
-
-
 def paging(catalog: PageCatalog) -> list[CatalogElement]:
     """The page's link or button to the next page of its list ("Next", "Next page", "›")."""
     return [f for f in catalog.filters if f.locator is not None and NEXT_PAGE.match(f.name.strip())]
-
-
-def distinctive_word(state: PageState | None) -> tuple[str, Collection] | None:
-    """A word (4+ letters) that exactly one item of the page's longest list has, taken from the first item that has
-    one (searching for it should leave that item alone), with the list. None when no list of 3+ items has one."""
-    lists = sorted((c for c in (state.collections if state else []) if len(c.items) >= 3),
-                   key=lambda c: -len(c.items))
-    for collection in lists[:1]:
-        # Cells read as one text run together ("EarthseaUrsula"): a lower-to-upper case step starts a word.
-        words = [set(WORD.findall(CASE_STEP.sub(" ", item.text).lower())) for item in collection.items]
-        for own in words:
-            unique = [w for w in sorted(own) if sum(1 for other in words if w in other) == 1]
-            if unique:
-                return max(unique, key=len), collection
-    return None
 
 
 def _role(role: str, name: str | None = None) -> LocatorStep:
@@ -114,8 +81,8 @@ class Found:
     collection: Collection
     items: LocatorSpec
 
-    async def item(self, race: RacePage, key: str) -> LocatorSpec | None:
-        found = await keyed_locator(race.page, self.collection, self.items, key)
+    async def item(self, driver: PageDriver, key: str) -> LocatorSpec | None:
+        found = await keyed_locator(driver.page, self.collection, self.items, key)
         return found[0] if found is not None and found[1] == 1 else None
 
 
@@ -130,7 +97,7 @@ class Prober:
 
     # -- one try ----------------------------------------------------------------------------------
 
-    async def attempt(self, setup: list[CaseStep], step_of: object) -> tuple[RacePage, OutcomeObserver] | None:
+    async def attempt(self, setup: list[CaseStep], step_of: object) -> tuple[PageDriver, OutcomeObserver] | None:
         """A fresh page at the state `setup` reaches, with an observer that saw it get there."""
         left = self.run.budget.remaining()
         if left["steps"] <= RESERVE_STEPS or left.get("seconds", 60) < RESERVE_SECONDS:
@@ -142,23 +109,23 @@ class Prober:
         self.run.budget.charge_step()
         self.run.budget.check()
         try:
-            race = await self.box.fresh(self.url)
-            observer = OutcomeObserver(race)
+            driver = await self.box.fresh(self.url)
+            observer = OutcomeObserver(driver.race)
             await observer.before()
             for step in setup:
-                await self.act(race, observer, step)
-            return race, observer
-        except (PlaywrightError, RaceError, ValueError) as error:
+                await self.act(driver, observer, step)
+            return driver, observer
+        except (BrowserError, RaceError, ValueError) as error:
             self.run.note(f"Trying {step_of} on {self.catalog.path} failed while reaching its state: "
                           f"{str(error).splitlines()[0]}")
             return None
 
-    async def act(self, race: RacePage, observer: OutcomeObserver, step: CaseStep) -> CaseStep:
+    async def act(self, driver: PageDriver, observer: OutcomeObserver, step: CaseStep) -> CaseStep:
         """Do `step` and return it with what it changed."""
         role = _last_role(step)
         with observer.page_errors() as errors:
             before = await observer.before(step.locator, role)
-            await perform(self.box, race, step, self.url)
+            await perform(self.box, driver, step, self.url)
             outcomes = await observer.after(before, step.action, step.locator, role, step.data, errors)
         told = [o.why for o in outcomes if o.kind not in ("page_errors", "skipped") and o.why]
         return step.model_copy(update={"outcomes": outcomes, "expected": " ".join(told[:3])})
@@ -189,7 +156,7 @@ class Prober:
                     await self.try_items(adds, found)
                 return self.behaviours
         for field in [f for f in self.catalog.search_inputs if f.locator is not None][:1]:
-            await self.try_search(field)
+            await try_search(self, field)
         for control in paging(self.catalog)[:1]:
             where = f"the {self.catalog.heading or 'page'}"
             opened = [CaseStep(action="navigate", url=self.catalog.path, target=where)]
@@ -198,42 +165,6 @@ class Prober:
         if self.box.allow_writes:
             await FormTrials(self).explore()
         return self.behaviours
-
-    async def try_search(self, field: CatalogElement) -> None:
-        """A search box over a list: type a word that only one of the listed items has and press Enter; the list
-        should narrow to that item. Kept: what the browser saw (the address, the heading) and the rows the list
-        shows then, read with the list's own locator (a page the search loaded anew is not compared with the old
-        one by the outcome observer, and one row left is no longer a list to it)."""
-        navigate = self.entries(field, ())
-        ready = await self.attempt(navigate, f"searching with '{field.name}'")
-        if ready is None:
-            return
-        race, observer = ready
-        picked = distinctive_word(await read_page_state(race))
-        rows = await items_locator(race.page, picked[1]) if picked is not None else None
-        if picked is None or rows is None:
-            self.run.note(f"{self.catalog.path}: no list to search was seen, so '{field.name}' was not tried.")
-            return
-        word, items = picked[0], await _unnamed_scope(race, *rows)
-        try:
-            fill = await self.act(race, observer, CaseStep(action="fill", target=field.name, locator=field.locator,
-                                                           data=word))
-            enter = await self.act(race, observer, CaseStep(action="press", target=field.name,
-                                                            locator=field.locator, data="Enter"))
-            left = [" ".join(text.split()) for text in await resolve(race.page, items.steps).all_text_contents()]
-        except (PlaywrightError, RaceError) as error:
-            self.run.note(f"{self.catalog.path}: searching could not be tried: {str(error).splitlines()[0]}")
-            return
-        rows_left: TextsOutcome | CountOutcome
-        if 0 < len(left) <= MAX_ROWS_LEFT:
-            shown = "; ".join(f'"{text}"' for text in left)
-            rows_left = TextsOutcome(locator=items, texts=left, why=f"The list shows only {shown}.")
-        else:
-            rows_left = CountOutcome(locator=items, count=len(left), why=f"The list shows {len(left)} item(s).")
-        enter = enter.model_copy(update={"outcomes": [rows_left, *enter.outcomes],
-                                         "expected": " ".join(filter(None, [rows_left.why, enter.expected]))})
-        self.keep("search", f"Searching '{field.name}' for '{word}' lists only the items that have it", navigate,
-                  [fill, enter])
 
     def entries(self, field: CatalogElement, texts: tuple[str, ...]) -> list[CaseStep]:
         steps = [CaseStep(action="navigate", url=self.catalog.path, target=f"the {self.catalog.heading or 'page'}")]
@@ -248,9 +179,9 @@ class Prober:
         ready = await self.attempt(navigate, f"Enter in '{field.name}'")
         if ready is None:
             return []
-        race, observer = ready
-        fill = await self.act(race, observer, self.entries(field, SAMPLES[:1])[1])
-        enter = await self.act(race, observer, self.entries(field, SAMPLES[:1])[2])
+        driver, observer = ready
+        fill = await self.act(driver, observer, self.entries(field, SAMPLES[:1])[1])
+        enter = await self.act(driver, observer, self.entries(field, SAMPLES[:1])[2])
         added = any(o.kind in ("visible", "count", "texts") for o in enter.outcomes)
         if not added:
             why = " (the page tried to save to the server, which the preflight never does)" if self.box.blocked else ""
@@ -259,24 +190,24 @@ class Prober:
         self.keep("add", f"Enter in '{field.name}' adds an item with the typed text", navigate, [fill, enter])
         ready = await self.attempt(navigate, f"Enter in '{field.name}' with nothing typed")
         if ready is not None:
-            race, observer = ready
-            blank = await self.act(race, observer, CaseStep(action="fill", target=field.name, locator=field.locator,
-                                                            data="   "))
-            enter = await self.act(race, observer, self.entries(field, SAMPLES[:1])[2])
+            driver, observer = ready
+            blank = await self.act(driver, observer, CaseStep(action="fill", target=field.name,
+                                                              locator=field.locator, data="   "))
+            enter = await self.act(driver, observer, self.entries(field, SAMPLES[:1])[2])
             quiet = not any(o.kind in ("visible", "count", "texts") for o in enter.outcomes)
             if quiet:
-                count = await self._count_outcome(race, navigate)
+                count = await self._count_outcome(driver, navigate)
                 enter = enter.model_copy(update={"outcomes": [*enter.outcomes, *count], "expected": (
                     "Nothing is added.")})
                 self.keep("blank_refused", f"Enter in '{field.name}' with only spaces adds nothing", navigate,
                           [blank, enter])
         return self.entries(field, SAMPLES)
 
-    async def _count_outcome(self, race: RacePage, navigate: list[CaseStep]) -> list:
+    async def _count_outcome(self, driver: PageDriver, navigate: list[CaseStep]) -> list:
         """No item at all after a refused entry (checked on the page's repeated items, when it has any)."""
-        state = await read_page_state(race)
+        state = await read_page_state(driver.race)
         for collection in state.collections if state else []:
-            found = await items_locator(race.page, collection)
+            found = await items_locator(driver.page, collection)
             if found is not None:
                 return [CountOutcome(locator=found[0], count=found[1], why="The list did not grow.")]
         return []
@@ -285,20 +216,20 @@ class Prober:
         ready = await self.attempt(adds, "the added items")
         if ready is None:
             return None
-        race, _observer = ready
-        state = await read_page_state(race)
+        driver, _observer = ready
+        state = await read_page_state(driver.race)
         for collection in state.collections if state else []:
             if sum(1 for item in collection.items if any(s in item.text for s in SAMPLES)) == len(SAMPLES):
-                found = await items_locator(race.page, collection)
+                found = await items_locator(driver.page, collection)
                 if found is not None:
                     return Found(collection, found[0])
         self.run.note(f"The items added on {self.catalog.path} could not be told apart in a list.")
         return None
 
-    async def item_controls(self, race: RacePage, item: LocatorSpec) -> list[dict]:
+    async def item_controls(self, driver: PageDriver, item: LocatorSpec) -> list[dict]:
         try:
-            return await resolve(race.page, item.steps).evaluate(CONTROLS_JS)
-        except PlaywrightError:
+            return await driver.evaluate_on(item, CONTROLS_JS, timeout_ms=STEP_TIMEOUT_MS) or []
+        except RaceError:
             return []
 
     async def try_items(self, adds: list[CaseStep], found: Found) -> None:
@@ -307,12 +238,12 @@ class Prober:
         ready = await self.attempt(adds, "the items' controls")
         if ready is None:
             return
-        race, _ = ready
-        first, second, third = [await found.item(race, sample) for sample in SAMPLES]
+        driver, _ = ready
+        first, second, third = [await found.item(driver, sample) for sample in SAMPLES]
         if first is None:
             return
-        controls = await self.item_controls(race, first)
-        views = await self.page_views(race)
+        controls = await self.item_controls(driver, first)
+        views = await self.page_views(driver)
         toggled: list[CaseStep] = []
         if any(c["type"] == "checkbox" or c["role"] == "checkbox" for c in controls):
             toggled = await self.try_one(adds, "toggle", "Checking an item's box marks it done",
@@ -331,13 +262,13 @@ class Prober:
         await self.try_views(base, views)
         await self.try_page_controls(base)
 
-    async def page_views(self, race: RacePage) -> list[CatalogElement]:
+    async def page_views(self, driver: PageDriver) -> list[CatalogElement]:
         """The page's links to client-side routes as they show once it has items (the survey saw it empty)."""
         from studio.preflight.survey import survey_page
 
         try:
-            return (await survey_page(race.page, deep=True)).catalog.views
-        except (PlaywrightError, RuntimeError):
+            return (await survey_page(driver, deep=True)).catalog.views
+        except (RaceError, BrowserError, RuntimeError):
             return []
 
     async def try_one(self, setup: list[CaseStep], kind: BehaviourKind, name: str,
@@ -346,12 +277,12 @@ class Prober:
         ready = await self.attempt(setup, name)
         if ready is None:
             return []
-        race, observer = ready
+        driver, observer = ready
         done = []
         try:
             for step in steps:
-                done.append(await self.act(race, observer, step))
-        except (PlaywrightError, RaceError) as error:
+                done.append(await self.act(driver, observer, step))
+        except RaceError as error:
             self.run.note(f"{self.catalog.path}: {name} could not be tried: {str(error).splitlines()[0]}")
             return []
         return done if self.keep(kind, name, setup, done) else []
@@ -361,18 +292,18 @@ class Prober:
         ready = await self.attempt(adds, "editing an item")
         if ready is None:
             return
-        race, observer = ready
+        driver, observer = ready
         text = _within(item, LocatorStep(kind="text", value=SAMPLES[1], exact=True))
         try:
-            opened = await self.act(race, observer, CaseStep(action="dblclick", target=f"'{SAMPLES[1]}'",
-                                                             locator=text))
+            opened = await self.act(driver, observer, CaseStep(action="dblclick", target=f"'{SAMPLES[1]}'",
+                                                               locator=text))
             editor = _within(item, _role("textbox"))
-            if await resolve(race.page, editor.steps).count() != 1:
+            if await driver.count(editor) != 1:
                 return  # a double-click does nothing there: no editor to try
             steps = [opened, CaseStep(action="fill", target=f"the editor of '{SAMPLES[1]}'", locator=editor,
                                       data=EDITED),
                      CaseStep(action="press", target=f"the editor of '{SAMPLES[1]}'", locator=editor, data="Enter")]
-        except (PlaywrightError, RaceError):
+        except RaceError:
             return
         await self.try_one(adds, "edit", "Double-clicking an item's text edits it; Enter saves", steps)
 
@@ -406,10 +337,10 @@ class Prober:
         ready = await self.attempt(base, "the page's own controls")
         if ready is None:
             return
-        race, _ = ready
+        driver, _ = ready
         try:
-            controls = await race.page.evaluate(PAGE_CONTROLS_JS)
-        except PlaywrightError:
+            controls = await driver.evaluate(PAGE_CONTROLS_JS, during="reading the page's controls")
+        except RaceError:
             return
         tries: list[tuple[str, CaseStep]] = []
         for control in controls[:4]:
@@ -423,9 +354,9 @@ class Prober:
                 locator = LocatorSpec(strategy="role", steps=[_role("button", name)])
                 step = CaseStep(action="click", target=f"the {name} button", locator=locator)
             try:
-                if await resolve(race.page, locator.steps).count() == 1:
+                if await driver.count(locator) == 1:
                     tries.append((name, step))
-            except PlaywrightError:
+            except RaceError:
                 continue
         for name, step in tries:  # each try opens a fresh page (and closes this one)
             said = f"Checking '{name}'" if step.action == "check" else f"Pressing '{name}'"

@@ -1,14 +1,12 @@
-"""PreflightRun: what every objective works with — the browser, the job record, the budget, the answers,
-and the pages surveyed so far — plus the helpers that count steps, keep evidence and report progress."""
+"""PreflightRun: what every objective works with — the tester's page (a PageDriver on the runtime's live session,
+and pages beside it for the sandbox), the job record, the budget, the answers, and the pages surveyed so far — plus
+the helpers that count steps, keep evidence and report progress."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
-
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 
 from studio.browser.errors import BrowserError, PageUnresponsive, SessionClosedError
 from studio.browser.session import BrowserSession
@@ -20,6 +18,8 @@ from studio.models.catalog import PageCatalog
 from studio.models.context import SKIPPED, Answer, ContextCollection, JobRecord, PendingQuestion
 from studio.models.events import PreflightProgress
 from studio.preflight.survey import Survey, survey_page
+from studio.race.driver import PageDriver
+from studio.runtime.live import LivePage
 from studio.store.project import ProjectFile
 
 
@@ -73,10 +73,10 @@ def record_questions(job: JobRecord, asked: NeedAnswers) -> None:
 
 @dataclass
 class PreflightRun:
-    """One run of a preflight job in one browser session (a resumed job gets a fresh run)."""
+    """One run of a preflight job on the tester's live page (a resumed job gets a fresh run)."""
 
     job: JobRecord
-    session: BrowserSession
+    live: LivePage  # the tester's page as a PageDriver (`driver`), and pages beside it (`open_beside`)
     budget: Budget
     project: ProjectFile | None = None
     secrets: dict[str, str] = field(default_factory=dict)
@@ -92,8 +92,13 @@ class PreflightRun:
         return self.job.context
 
     @property
-    def page(self) -> Page:
-        return self.session.page
+    def session(self) -> BrowserSession:
+        return self.live.session
+
+    @property
+    def driver(self) -> PageDriver:
+        """The tester's page now (RaceError(context_closed) once the session ended)."""
+        return self.live.driver
 
     def seconds(self) -> float:
         """How long this run has taken so far."""
@@ -170,7 +175,7 @@ class PreflightRun:
     def stay_on_the_app(self, requested: str | None = None) -> None:
         """After a page opened: a redirect (HTTP or a script) to another origin is a finding, asked about once and
         never followed silently. Raises NeedAnswers (the question) or OffTheApp (not allowed); else returns."""
-        policy, where = self.pin, self.page.url
+        policy, where = self.pin, self.driver.url
         origin = OriginPolicy.origin_of(where)
         if origin is None or not policy.allowed_origins or policy.allows(where):
             return
@@ -222,8 +227,8 @@ class PreflightRun:
             self.note(str(stuck))
             await self.session.replace_stuck_page()  # the next visit starts in a page that answers
             return status, None
-        if self.page.url not in self.context.evidence.visited_urls:
-            self.context.evidence.visited_urls.append(self.page.url)
+        if self.driver.url not in self.context.evidence.visited_urls:
+            self.context.evidence.visited_urls.append(self.driver.url)
         if screenshot:
             await self.evidence_screenshot(survey.catalog)
         return status, survey
@@ -233,12 +238,10 @@ class PreflightRun:
         """Survey the current page and keep its catalogue (under `as_path`, e.g. a wizard's '#step-2'); a page that
         left the app's origin (a redirect, at once or by a script meanwhile) is asked about first."""
         self.stay_on_the_app(requested)
-        try:
-            await self.page.wait_for_load_state("networkidle", timeout=3000)
-        except PlaywrightError:
-            pass  # a page that polls never goes idle; what it shows now is what we survey
+        # A page that polls never goes idle; what it shows after 3 s is what we survey.
+        await self.driver.wait_for_load("networkidle", timeout_ms=3000)
         self.stay_on_the_app(requested)  # a script may have moved it meanwhile
-        survey = await survey_page(self.page, reached_by=reached_by, deep=deep, status=status)
+        survey = await survey_page(self.driver, reached_by=reached_by, deep=deep, status=status)
         self.stay_on_the_app(requested)  # the survey follows a navigation that started under it
         if as_path is not None:
             survey.catalog.path = as_path

@@ -1,145 +1,120 @@
-"""A sandbox for trying what a page does: throwaway browser contexts on the session's browser, so the tester's page
-is never touched and nothing reaches the app's server data.
+"""A sandbox for trying what a page does: throwaway browser contexts beside the tester's page, on the live session's
+browser, so the tester's page is never touched and nothing reaches the app's server data.
 
 Only the cookies come along (a signed-in app stays signed in); the page's own storage starts empty, as in a fresh
 browser (the exported tests start so too). Requests that would write — POST, PUT, PATCH, DELETE — are stopped
 before they leave the browser, and listed, so a probe can say that a feature needs the server; only when the tester
-allowed the preflight to submit forms (`allow_writes`) do they go through, and they are listed then too.
+allowed the preflight to submit forms (`allow_writes`) do they go through, and they are listed then too (the
+browser's WriteGuard). Every step is done through the driver, so the sandbox clicks through the same race preflight
+as every other agent, and is followed by a settle.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from types import TracebackType
+from typing import Any
 from urllib.parse import urljoin
 
-from playwright.async_api import Browser, BrowserContext, Page, Route
-from playwright.async_api import Error as PlaywrightError
-
-from studio.browser.session import BrowserSession
+from studio.browser.contexts import ContextOptions, WriteGuard
 from studio.models.testcase import CaseStep
-from studio.race.locators import resolve
-from studio.race.page import RacePage
+from studio.race.driver import PageDriver
+from studio.race.recorder import RequestWatch
+from studio.runtime.live import LivePage
 
-WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 STEP_TIMEOUT_MS = 3000
+NAVIGATION_TIMEOUT_MS = 15_000
 
 
 class Sandbox:
-    """`async with Sandbox(session) as box: race = await box.fresh(url)` — a new context for every call."""
+    """`async with Sandbox(live) as box: driver = await box.fresh(url)` — a new context for every call."""
 
-    def __init__(self, session: BrowserSession, allow_writes: bool = False) -> None:
-        self.session = session
-        self.allow_writes = allow_writes
-        self.blocked: list[str] = []  # the writes stopped, "POST http://…"
-        self.written: list[str] = []  # the writes let through (allow_writes), "POST http://…"
-        self._browser: Browser | None = None
-        self._cookies: list = []
-        self._viewport = {"width": 1280, "height": 720}
-        self._context: BrowserContext | None = None
-        self.inflight = 0  # requests of the current page not finished yet
+    def __init__(self, live: LivePage, allow_writes: bool = False) -> None:
+        self.live = live
+        self.guard = WriteGuard(allow=allow_writes)  # one guard for every context: its lists are the sandbox's
+        self._cookies: list[dict[str, Any]] = []
+        self._viewport = live.session.options.viewport
+        self._driver: PageDriver | None = None
+        self._requests: RequestWatch | None = None  # the current page's requests, from its first navigation on
+        self._entered = False
+
+    @property
+    def allow_writes(self) -> bool:
+        return self.guard.allow
+
+    @property
+    def blocked(self) -> list[str]:
+        """The writes stopped, "POST http://…"."""
+        return self.guard.blocked
+
+    @property
+    def written(self) -> list[str]:
+        """The writes let through (allow_writes), "POST http://…"."""
+        return self.guard.written
 
     async def __aenter__(self) -> Sandbox:
-        context = self.session.context
-        self._browser = context.browser
-        self._cookies = await context.cookies()
-        width, height = self.session.options.viewport
-        self._viewport = {"width": width, "height": height}
+        self._cookies = await self.live.driver.cookies()
+        self._entered = True
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
                         trace: TracebackType | None) -> None:
         await self._close()
+        self._entered = False
 
-    async def fresh(self, url: str) -> RacePage:
+    async def fresh(self, url: str) -> PageDriver:
         """A page in a new context (cookies only), opened at `url` and settled."""
         await self._close()
-        if self._browser is None:
+        if not self._entered:
             raise RuntimeError("The sandbox is used outside its `async with`.")
-        self._context = await self._browser.new_context(viewport=self._viewport)  # type: ignore[arg-type]
-        self._context.set_default_timeout(STEP_TIMEOUT_MS)
-        if self._cookies:
-            await self._context.add_cookies(self._cookies)
-        await self._context.route("**/*", self._guard)
-        page = await self._context.new_page()
-        self.inflight = 0
-        page.on("request", self._started)
-        page.on("requestfinished", self._ended)
-        page.on("requestfailed", self._ended)
-        await page.goto(url, wait_until="load", timeout=15_000)
-        await self.settle(page)
-        return RacePage(page)
+        options = ContextOptions(viewport=self._viewport, cookies=self._cookies, default_timeout_ms=STEP_TIMEOUT_MS,
+                                 navigation_timeout_ms=NAVIGATION_TIMEOUT_MS, writes=self.guard)
+        driver = self._driver = await self.live.open_beside(options)
+        self._requests = driver.requests().__enter__()
+        await driver.navigate(url, wait_until="load", timeout_ms=NAVIGATION_TIMEOUT_MS)
+        await self.settle(driver)
+        return driver
 
-    def _started(self, _request: object) -> None:
-        self.inflight += 1
-
-    def _ended(self, _request: object) -> None:
-        self.inflight = max(0, self.inflight - 1)
-
-    async def settle(self, page: Page, seconds: float = 2.0) -> None:
+    async def settle(self, driver: PageDriver, seconds: float = 2.0) -> None:
         """Let the page finish what a step started: the requests it sent (briefly), then two frames."""
         deadline = time.monotonic() + seconds
-        while self.inflight and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
-        try:  # a step that loaded another page (a GET form sent with Enter): its document first
-            await page.wait_for_load_state("load", timeout=max(0.1, deadline - time.monotonic()) * 1000)
-        except PlaywrightError:
-            pass  # still loading: the next reading waits for it
-        try:
-            await page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-        except PlaywrightError:
-            pass  # the page is navigating; the next reading waits for it
-
-    async def _guard(self, route: Route) -> None:
-        request = route.request
-        if request.method in WRITES and self.allow_writes:
-            self.written.append(f"{request.method} {request.url}")
-            await route.continue_()
-        elif request.method in WRITES:
-            self.blocked.append(f"{request.method} {request.url}")
-            await route.abort("blockedbyclient")
-        else:
-            await route.continue_()
+        if self._requests is not None:
+            await self._requests.quiet(0.0, seconds)
+        # A step that loaded another page (a GET form sent with Enter): its document first (still loading: the
+        # next reading waits for it).
+        await driver.wait_for_load("load", timeout_ms=max(0.1, deadline - time.monotonic()) * 1000)
+        await driver.settle_frames()  # nothing while the page is navigating; the next reading waits for it
 
     async def _close(self) -> None:
-        if self._context is not None:
-            try:
-                await self._context.close()
-            except PlaywrightError:
-                pass  # the browser went away meanwhile; nothing left to close
-            self._context = None
+        requests, self._requests = self._requests, None
+        if requests is not None:
+            requests.__exit__(None, None, None)
+        driver, self._driver = self._driver, None
+        if driver is not None:
+            await driver.close()  # the browser may have gone away meanwhile: nothing left to close then
 
 
-async def perform(box: Sandbox, race: RacePage, step: CaseStep, base_url: str) -> None:
-    """Do one case step on the page, as an exported test would (Playwright's own actionability waits)."""
-    page = race.page
-    target = resolve(page, step.locator.steps) if step.locator is not None else None
+async def perform(box: Sandbox, driver: PageDriver, step: CaseStep, base_url: str) -> None:
+    """Do one case step on the page as an exported test would, through the driver (the race preflight waits for
+    what stands in the way, as Playwright's actionability checks do); RaceError when it cannot be done."""
     action, data = step.action, step.data or ""
+    target = step.locator
     if action == "navigate":
-        await page.goto(urljoin(base_url, step.url or "/"), wait_until="load", timeout=15_000)
+        await driver.navigate(urljoin(base_url, step.url or "/"), wait_until="load", timeout_ms=NAVIGATION_TIMEOUT_MS)
     elif action == "reload":
-        await page.reload(wait_until="load", timeout=15_000)
+        await driver.reload(wait_until="load", timeout_ms=NAVIGATION_TIMEOUT_MS)
     elif action == "back":
-        await page.go_back(wait_until="load", timeout=15_000)
+        await driver.go_back()
     elif action == "press" and target is None:
-        await page.keyboard.press(data)
+        await driver.press(data)
     elif target is None:
         raise ValueError(f"The step '{action} {step.target}' has no locator.")
-    elif action == "click":
-        await target.click()
-    elif action == "dblclick":
-        await target.dblclick()
-    elif action == "hover":
-        await target.hover()
-    elif action == "check":
-        await target.check()
-    elif action == "fill":
-        await target.fill(data)
+    elif action in ("click", "dblclick", "hover", "check"):
+        await driver.must(action, target, timeout_ms=STEP_TIMEOUT_MS)
+    elif action in ("fill", "select"):
+        await driver.must(action, target, value=data, timeout_ms=STEP_TIMEOUT_MS)
     elif action == "press":
-        await target.press(data)
-    elif action == "select":
-        await target.select_option(label=data)
+        await driver.must("press", target, key=data, timeout_ms=STEP_TIMEOUT_MS)
     else:
         raise ValueError(f"A sandbox cannot do '{action}' steps.")
-    await box.settle(page)
+    await box.settle(driver)

@@ -1,8 +1,8 @@
 """Survey a page: what a tester notes on a first look, as a PageCatalog with locators for its controls.
 
 Locators come from role and accessible name when that pair is unique on the page (else the test id). A
-deep survey — for the pages the request is about — checks each one with Playwright's own engine, so case
-steps written from it point at exactly one element.
+deep survey — for the pages the request is about — counts each one's matches on the page (the driver resolves
+them with Playwright's own engine), so case steps written from it point at exactly one element.
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
-
-from studio.browser.calls import bounded
+from studio.browser.errors import PageUnresponsive
 from studio.models.catalog import CatalogElement, FormField, FormInfo, PageCatalog
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.testcase import FieldSpec
-from studio.race.locators import resolve
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
 from studio.resources import resource_path
 
 # Second-choice locators of surveyed elements (keyed by id() of the element), tried when the first fails.
@@ -105,18 +103,18 @@ def _forms(raw_forms: list[dict], labels: Counter, pairs: Counter, test_ids: Cou
     forms = []
     for raw in raw_forms:
         fields = []
-        for field in raw["fields"]:
-            spec = FieldSpec(name=field["name"], type=field["type"], required=bool(field["required"]),
-                             label=field.get("label") or "")
+        for item in raw["fields"]:
+            spec = FieldSpec(name=item["name"], type=item["type"], required=bool(item["required"]),
+                             label=item.get("label") or "")
             # The label exactly, then as a substring (labels often carry counters or hints), then the test id.
             options: list[LocatorSpec] = []
-            if field["type"] != "radio" and spec.label and labels[spec.label] == 1:
+            if item["type"] != "radio" and spec.label and labels[spec.label] == 1:
                 options.append(_label_locator(spec.label))
                 options.append(LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=spec.label)]))
-            if field.get("testId") and test_ids[field["testId"]] == 1:
-                options.append(_test_id_locator(field["testId"]))
+            if item.get("testId") and test_ids[item["testId"]] == 1:
+                options.append(_test_id_locator(item["testId"]))
             form_field = FormField(spec=spec, locator=options[0] if options else None,
-                                   options=field.get("options") or [])
+                                   options=item.get("options") or [])
             fallbacks[id(form_field)] = options[1:]
             fields.append(form_field)
         submit = _elements([raw["submit"]], pairs, test_ids, fallbacks)[0] if raw.get("submit") else None
@@ -125,23 +123,31 @@ def _forms(raw_forms: list[dict], labels: Counter, pairs: Counter, test_ids: Cou
     return forms
 
 
-async def survey_page(page: Page, reached_by: str = "", deep: bool = False, status: int | None = None) -> Survey:
-    """Survey the page as it is now; `deep` checks every locator with Playwright (a few ms each)."""
+async def survey_page(driver: PageDriver, reached_by: str = "", deep: bool = False,
+                      status: int | None = None) -> Survey:
+    """Survey the page as it is now; `deep` checks every locator on the page (a few ms each). A page that stopped
+    answering raises PageUnresponsive (naming it); other failures are RaceError."""
+    try:
+        return await _survey(driver, reached_by, deep, status)
+    except RaceError as error:
+        if error.kind != "timeout":
+            raise
+        raise PageUnresponsive(driver.url, "surveying it", driver.timeout_s) from error
+
+
+async def _survey(driver: PageDriver, reached_by: str, deep: bool, status: int | None) -> Survey:
     raw = None
     for attempt in range(3):
         try:
-            raw = await bounded(page, page.evaluate(survey_source()), "surveying it")
+            raw = await driver.evaluate(survey_source(), during="surveying it")
             break
-        except PlaywrightError as error:
+        except RaceError as error:
             # A navigation started just before (a redirect after a submit): survey the page it lands on.
-            if attempt == 2 or "Execution context was destroyed" not in str(error):
+            if attempt == 2 or error.kind != "navigated":
                 raise
-            try:
-                await page.wait_for_load_state("load", timeout=10_000)
-            except PlaywrightError:
-                pass
+            await driver.wait_for_load("load", timeout_ms=10_000)
     if raw is None:  # the survey script returns an object; None means the page's scripts got in its way
-        raise RuntimeError(f"Surveying {page.url} returned nothing.")
+        raise RuntimeError(f"Surveying {driver.url} returned nothing.")
     # Every element once (the lists overlap: a filter button is also an action, a submit button too).
     distinct = {item["key"]: item for key in ("nav", "actions", "searchInputs", "filters", "fileInputs", "views",
                                               "inputs") for item in raw.get(key, [])}
@@ -163,14 +169,14 @@ async def survey_page(page: Page, reached_by: str = "", deep: bool = False, stat
         views=elements("views"), inputs=elements("inputs"),
     )
     if deep:
-        await verify_locators(page, catalog, fallbacks)
+        await verify_locators(driver, catalog, fallbacks)
     return Survey(catalog=catalog, login=raw["login"], role_hint=raw["roleHint"], tenant=raw["tenant"],
                   flags=raw["flags"], text_sample=raw["textSample"], hidden_links=raw.get("hiddenLinks") or [],
                   game=raw.get("game") or {})
 
 
-async def verify_locators(page: Page, catalog: PageCatalog, fallbacks: Fallbacks | None = None) -> None:
-    """Keep only locators that match exactly one element now (Playwright's own count)."""
+async def verify_locators(driver: PageDriver, catalog: PageCatalog, fallbacks: Fallbacks | None = None) -> None:
+    """Keep only locators that match exactly one element now (Playwright's own count, through the driver)."""
     holders: list[Any] = [*catalog.actions, *catalog.nav, *catalog.search_inputs, *catalog.filters,
                           *catalog.file_inputs, *catalog.views, *catalog.inputs]
     for form in catalog.forms:
@@ -182,12 +188,9 @@ async def verify_locators(page: Page, catalog: PageCatalog, fallbacks: Fallbacks
         options += (fallbacks or {}).get(id(holder), [])
         holder.locator = None
         for option in options:
-            try:
-                if await bounded(page, resolve(page, option.steps).count(), "checking a locator") == 1:
-                    holder.locator = option
-                    break
-            except PlaywrightError:
-                continue
+            if await driver.count(option) == 1:  # 0 as well for a locator the page cannot read
+                holder.locator = option
+                break
 
 
 def _path(url: str) -> str:

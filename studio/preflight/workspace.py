@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import re
 
-from playwright.async_api import Error as PlaywrightError
-
 from studio.models.context import PendingQuestion
+from studio.models.locator import LocatorSpec, LocatorStep
 from studio.preflight.run import NeedAnswers, PreflightRun
 from studio.preflight.survey import Survey
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
 
 TENANT = "tenant"
 TENANT_WORDS = re.compile(r"tenant|organi[sz]ation", re.IGNORECASE)
@@ -49,18 +50,36 @@ async def choose_workspace(run: PreflightRun, survey: Survey) -> Survey:
     return survey
 
 
+def _role(role: str, name: str, exact: bool = True) -> LocatorSpec:
+    return LocatorSpec(strategy="role", steps=[LocatorStep(kind="role", role=role, name=name, exact=exact)])
+
+
+async def _choice(driver: PageDriver, wanted: str, timeout_s: float = 5.0) -> LocatorSpec:
+    """The opened menu's entry for `wanted`: a menu item, or a listbox option (whichever the menu shows first)."""
+    entries = [_role("menuitem", wanted), _role("option", wanted)]
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while True:
+        for entry in entries:
+            if await driver.count(entry):
+                return entry
+        if asyncio.get_running_loop().time() > deadline:
+            raise RaceError("no_match", f"The switcher's menu shows no entry {wanted!r}.")
+        await asyncio.sleep(0.05)
+
+
 async def _select(run: PreflightRun, switcher: dict, wanted: str) -> Survey | None:
-    page = run.page
+    driver = run.driver
     run.progress(f"Switching the {switcher['label'].lower()} to {wanted}")
     run.budget.charge_step()
     try:
         if switcher.get("kind") == "select":
-            await page.get_by_label(switcher["label"], exact=True).select_option(label=wanted)
+            label = LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=switcher["label"],
+                                                                     exact=True)])
+            await driver.must("select", label, value=wanted)
         else:
-            await page.get_by_role("button", name=switcher["label"]).first.click()
-            await page.get_by_role("menuitem", name=wanted, exact=True).or_(
-                page.get_by_role("option", name=wanted, exact=True)).first.click()
-    except PlaywrightError as error:
+            await driver.must("click", _role("button", switcher["label"], exact=False))
+            await driver.must("click", await _choice(driver, wanted))
+    except RaceError as error:
         run.note(f"The {switcher['label'].lower()} switcher could not be used: {str(error).splitlines()[0]}")
         return None
     # The app may reload, navigate or update in place: read the switcher until it shows the choice (bounded).

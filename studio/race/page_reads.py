@@ -189,13 +189,29 @@ class PageReads:
         await self._bounded(self.page.add_init_script(source), "installing a page script")
 
     async def devtools(self, method: str, params: dict[str, Any] | None = None, seconds: float | None = None) -> Any:
-        """One Chrome DevTools command on this page's own session (bounded); RaceError when the page is gone."""
+        """One Chrome DevTools command on this page's own session (bounded); RaceError when the page is gone, and
+        bad_input when the browser refuses the command (another browser than Chromium, an object of a document
+        that went away)."""
         if self._cdp is None:
             try:
                 self._cdp = await self.page.context.new_cdp_session(self.page)
             except PlaywrightError as error:
                 raise context_closed() from error
-        return await self._bounded(self._cdp.send(method, params), f"asking the browser ({method})", seconds)
+        try:
+            return await self._bounded(self._cdp.send(method, params), f"asking the browser ({method})", seconds)
+        except PlaywrightError as error:
+            raise RaceError("bad_input", f"The browser did not answer {method}: {first_line(error)}") from error
+
+    async def status_of(self, url: str, timeout_ms: float = 10_000, max_redirects: int = 5) -> int | None:
+        """The HTTP status a GET of `url` answers (redirects followed), sent with the page's cookies by the browser
+        context, not the page: the page stays where it is. None when nothing answers."""
+        try:
+            response = await self.page.context.request.get(url, timeout=timeout_ms, max_redirects=max_redirects)
+            status = response.status
+            await response.dispose()
+        except PlaywrightError:
+            return None
+        return status
 
     async def save_state(self, path: Path) -> Path:
         """Write the context's cookies and storage (Playwright's storageState) to `path`."""

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from types import TracebackType
 from typing import Any, Literal
 
-from studio.browser.contexts import ContextOptions, new_context
-from studio.browser.errors import BrowserError, first_line
+from studio.browser.contexts import ContextOptions
+from studio.browser.errors import BrowserError
 from studio.browser.fleet import BrowserFleet, FleetMember
 from studio.browser.origins import OriginPolicy
 from studio.browser.session import BrowserSession
@@ -33,6 +33,7 @@ from studio.models.llm import JobBudgets, LLMSettings
 from studio.race.driver import PageDriver
 from studio.race.world import PAGE_TIMEOUT_S
 from studio.runtime.jobs import JobRunner
+from studio.runtime.live import driver_in, page_beside
 from studio.settings import StudioSettings
 from studio.store.project import ProjectFile
 from studio.store.recorder import ProjectRecorder
@@ -102,26 +103,10 @@ class EngineRuntime:
         """A page in a fresh context, as a PageDriver that closes the context when closed: on the least busy
         browser of the fleet (not on `exclude`), or with `in_session` on the live session's browser (cookies and
         all, as the tester's; e.g. the preflight's sandbox). Raises BrowserError with a next step."""
-        member: FleetMember | None = None
         if in_session:
-            session = await self.browser()
-            context = await new_context(session.browser, options)
-            where = session.launcher.where
-        else:
-            context, member = await self.fleet.open_context(options, exclude)
-            where = member.where
-        try:
-            page = await context.new_page()
-        except Exception as error:  # the browser went away between the two
-            raise BrowserError(f"The browser at {where} could not open a page: {first_line(error)}.") from error
-
-        async def close() -> None:
-            try:
-                await context.close()
-            except Exception as error:  # noqa: BLE001 - the browser is gone: nothing left to close
-                log.debug("closing a context: %s", first_line(error))
-
-        driver = PageDriver(page, preflight=preflight, pin=pin, closer=close, where=where, timeout_s=timeout_s)
+            return await page_beside(await self.browser(), options, pin=pin, preflight=preflight, timeout_s=timeout_s)
+        context, member = await self.fleet.open_context(options, exclude)
+        driver = await driver_in(context, member.where, pin=pin, preflight=preflight, timeout_s=timeout_s)
         driver.member = member
         return driver
 

@@ -2,16 +2,26 @@
 
 The session may replace its page (a popup, a stuck page closed and opened anew); the driver follows it, and refs
 keep counting across pages so a ref of the page that went away never names an element of the new one.
+
+Work that must not touch the tester's page, yet belongs to the same browser (a preflight's sandbox), opens pages
+beside it: a fresh context on the session's browser, with only what its ContextOptions carry (e.g. the cookies).
 """
 
 from __future__ import annotations
 
-from studio.browser.errors import BrowserError
+import logging
+
+from playwright.async_api import BrowserContext
+
+from studio.browser.contexts import ContextOptions, new_context
+from studio.browser.errors import BrowserError, first_line
 from studio.browser.origins import OriginPolicy
 from studio.browser.session import BrowserSession
 from studio.race.driver import PageDriver
 from studio.race.errors import context_closed
 from studio.race.world import PAGE_TIMEOUT_S
+
+log = logging.getLogger(__name__)
 
 
 class LivePage:
@@ -40,6 +50,12 @@ class LivePage:
         current.pin = self.pin
         return current
 
+    async def open_beside(self, options: ContextOptions | None = None, *, pin: OriginPolicy | None = None,
+                          preflight: bool = True, timeout_s: float = PAGE_TIMEOUT_S) -> PageDriver:
+        """A page in a fresh context on the session's browser (the tester's page and context untouched), as a
+        PageDriver that closes the context when closed. Raises BrowserError with a next step."""
+        return await page_beside(self.session, options, pin=pin, preflight=preflight, timeout_s=timeout_s)
+
     async def replace_stuck_page(self) -> bool:
         """Close a page that stopped answering and show a fresh one (False when that failed)."""
         try:
@@ -47,3 +63,28 @@ class LivePage:
         except BrowserError:
             return False
         return True
+
+
+async def page_beside(session: BrowserSession, options: ContextOptions | None = None, *,
+                      pin: OriginPolicy | None = None, preflight: bool = True,
+                      timeout_s: float = PAGE_TIMEOUT_S) -> PageDriver:
+    """A page in a fresh context on `session`'s browser, as a PageDriver that closes the context when closed."""
+    context = await new_context(session.browser, options)
+    return await driver_in(context, session.launcher.where, pin=pin, preflight=preflight, timeout_s=timeout_s)
+
+
+async def driver_in(context: BrowserContext, where: str, *, pin: OriginPolicy | None = None,
+                    preflight: bool = True, timeout_s: float = PAGE_TIMEOUT_S) -> PageDriver:
+    """A new page of `context` (on the browser at `where`) as a PageDriver whose close() closes the context."""
+    try:
+        page = await context.new_page()
+    except Exception as error:  # the browser went away meanwhile
+        raise BrowserError(f"The browser at {where} could not open a page: {first_line(error)}.") from error
+
+    async def close() -> None:
+        try:
+            await context.close()
+        except Exception as error:  # noqa: BLE001 - the browser is gone: nothing left to close
+            log.debug("closing a context: %s", first_line(error))
+
+    return PageDriver(page, preflight=preflight, pin=pin, closer=close, where=where, timeout_s=timeout_s)
