@@ -78,8 +78,8 @@ class PilotService(JobService):
             self.errorOccurred.emit("No page in the live view: open the app's page (type its address and press "
                                     "Enter), then start the pilot session.")
             return None
-        if not session.page.url.startswith(("http://", "https://")):
-            self.errorOccurred.emit(f"The live view shows {session.page.url or 'no page'}; a pilot session starts "
+        if not session.url.startswith(("http://", "https://")):
+            self.errorOccurred.emit(f"The live view shows {session.url or 'no page'}; a pilot session starts "
                                     "on a web page. Open the app first.")
             return None
         options = PilotOptions(goal=goal, max_steps=max(1, max_steps))

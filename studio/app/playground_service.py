@@ -185,7 +185,7 @@ class PlaygroundService(JobService):
         if known:
             return known
         session = self.browser.session
-        return session.page.url if session is not None and self.browser.alive else ""
+        return session.url if session is not None and self.browser.alive else ""
 
     async def shutdown(self) -> None:
         self._unsubscribe_events()

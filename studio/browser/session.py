@@ -119,6 +119,11 @@ class BrowserSession:
         return self._active
 
     @property
+    def url(self) -> str:
+        """The URL of the page the tester sees ("" before the session started and once it ended)."""
+        return "" if self.ended.is_set() or self._active is None else self._active.url
+
+    @property
     def context(self) -> BrowserContext:
         if self.ended.is_set() or self._context is None:
             raise SessionClosedError(self.end_message or "The browser session has not started yet.")

@@ -77,7 +77,7 @@ class PageProbe:
 
     async def keyboard_listeners(self) -> list[str]:
         """Where the page listens to the keyboard (window, document, body, canvas), read over CDP."""
-        return await keyboard_listeners(self.driver.page)
+        return await keyboard_listeners(self.driver)
 
     async def _evaluate(self, expression: str, what: str) -> Any:
         driver = self.driver
@@ -123,7 +123,7 @@ class Camera:
             reply = await driver.devtools("Page.captureScreenshot", params, seconds=CALL_TIMEOUT_S)
         except RaceError as error:
             if error.kind == "timeout":
-                raise PageUnresponsive(self.live.session.page.url, "taking a picture of the game",
+                raise PageUnresponsive(self.live.session.url, "taking a picture of the game",
                                        CALL_TIMEOUT_S) from error
             raise EyesError(f"The page could not be pictured: {error.message}") from error
         return base64.b64decode(reply["data"])

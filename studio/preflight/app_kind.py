@@ -44,11 +44,9 @@ class AppKind(BaseModel):
                 "forms and lists fit it less.")
 
 
-async def keyboard_listeners(page: PageDriver | Any, timeout_s: float = 5.0) -> list[str]:
+async def keyboard_listeners(driver: PageDriver, timeout_s: float = 5.0) -> list[str]:
     """Where the page listens to the keyboard, e.g. ['keydown on the document']; [] when it does not or cannot be
     read (another browser than Chromium, a page that stopped answering)."""
-    # Game evaluation's eyes still hand over their raw page until the game moves onto the driver (issue 19).
-    driver = page if isinstance(page, PageDriver) else PageDriver(page)
     try:
         return await asyncio.wait_for(_listeners(driver), timeout_s)
     except (RaceError, TimeoutError, KeyError) as error:

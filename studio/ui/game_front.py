@@ -99,7 +99,7 @@ class GameFront(QObject):
     def _page_url(self) -> str:
         session = self.window.browser.session
         if session is not None and self.window.browser.alive:
-            url = session.page.url
+            url = session.url
             if url.startswith(("http://", "https://")):
                 return url
         typed = self.window.url_bar.url_edit.text().strip()

@@ -160,7 +160,7 @@ class ScenarioFront(QObject):
         """The app a run goes to: the live page's, else the address typed in the URL bar."""
         session = self.window.browser.session
         if session is not None and self.window.browser.alive:
-            url = session.page.url
+            url = session.url
             if url.startswith(("http://", "https://")):
                 return url
         return self.window.url_bar.url_edit.text().strip()
