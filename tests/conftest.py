@@ -56,34 +56,60 @@ PLAYWRIGHT_LIKE_SWITCHES = [
 ]
 
 
+class WorkerChromium:
+    """A headless Chromium reached at its DevTools endpoint, started again if a test brought it down."""
+
+    def __init__(self, path: str, profile) -> None:
+        self.path, self.profile = path, profile
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+        self.url = ""
+
+    def endpoint(self) -> str:
+        if self.process is None or self.process.poll() is not None:
+            self._start()
+        return self.url
+
+    def _start(self) -> None:
+        port_file = self.profile / "DevToolsActivePort"
+        port_file.unlink(missing_ok=True)
+        self.starts += 1
+        self.process = subprocess.Popen(
+            [self.path, "--headless", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+             f"--user-data-dir={self.profile}", *launch_args(), *PLAYWRIGHT_LIKE_SWITCHES, "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while not (port_file.exists() and port_file.read_text().strip()):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.process.kill()
+                pytest.fail(f"the worker's Chromium did not start ({self.path})", pytrace=False)
+            time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{int(port_file.read_text().splitlines()[0])}"
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
 @pytest.fixture(scope="session")
 def worker_chromium(browser_info, tmp_path_factory):
     """One headless Chromium per test worker, reached at its DevTools endpoint (http://127.0.0.1:PORT).
 
     Every browser the studio opens in a test marked `browser` connects to it (STUDIO_BROWSER_ENDPOINT, inherited by
     the commands a test starts) instead of launching one: a new context costs a fraction of a second, a launch
-    several. A test that needs a browser of its own (headed, killed, launched as a user's would be) is marked
+    several. A test that needs a browser of its own (headed, crashed, launched as a user's would be) is marked
     `own_browser` and launches as the studio does by default."""
-    profile = tmp_path_factory.mktemp("worker-chromium")
-    process = subprocess.Popen(
-        [browser_info.path, "--headless", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-         f"--user-data-dir={profile}", *launch_args(), *PLAYWRIGHT_LIKE_SWITCHES, "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    port_file = profile / "DevToolsActivePort"
-    deadline = time.monotonic() + 30
-    while not (port_file.exists() and port_file.read_text().strip()):
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"the worker's Chromium did not start ({browser_info.path})", pytrace=False)
-        time.sleep(0.05)
+    chromium = WorkerChromium(browser_info.path, tmp_path_factory.mktemp("worker-chromium"))
+    chromium.endpoint()
     try:
-        yield f"http://127.0.0.1:{int(port_file.read_text().splitlines()[0])}"
+        yield chromium
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        chromium.stop()
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +123,7 @@ async def playwright_driver():
 @pytest.fixture(scope="session")
 async def browser(playwright_driver, worker_chromium):
     """The worker's Chromium for the whole session; each test gets its own context."""
-    instance = await playwright_driver.chromium.connect_over_cdp(worker_chromium)
+    instance = await playwright_driver.chromium.connect_over_cdp(worker_chromium.endpoint())
     yield instance
     await instance.close()
 
@@ -187,7 +213,7 @@ def _no_browser_unless_marked(request, monkeypatch):
     if request.node.get_closest_marker("browser") is None:
         monkeypatch.setenv("STUDIO_BROWSER", os.path.join(_HOME, "no-browser-in-unmarked-tests"))
     elif request.node.get_closest_marker("own_browser") is None:
-        monkeypatch.setenv("STUDIO_BROWSER_ENDPOINT", request.getfixturevalue("worker_chromium"))
+        monkeypatch.setenv("STUDIO_BROWSER_ENDPOINT", request.getfixturevalue("worker_chromium").endpoint())
 
 
 @pytest.fixture(autouse=True)

@@ -120,7 +120,8 @@ class BrowserLauncher:
     def __init__(self, headless: bool = True, browser_path: str | None = None, endpoint: str | None = None) -> None:
         self.headless = headless
         self.browser_path = browser_path
-        self.endpoint_text = endpoint
+        # No endpoint given: STUDIO_BROWSER_ENDPOINT still applies, as it does for every front end.
+        self.endpoint_text = endpoint if endpoint is not None else configured_endpoint()
         self.endpoint: BrowserEndpoint | None = None  # parsed by start(), so a bad address is a BrowserError there
         self.info: BrowserInfo | None = None
         self.browser: Browser | None = None

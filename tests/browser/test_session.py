@@ -188,6 +188,7 @@ async def test_tracing_writes_a_trace_zip(demo, bus_and_events, tmp_path):
         await on_request.close()
 
 
+@pytest.mark.own_browser  # it crashes the browser: its own, not the worker's
 async def test_killed_browser_ends_the_session_without_hanging(demo, session, bus_and_events):
     _, events = bus_and_events
     await session.goto(demo.base_url + "/products")

@@ -131,6 +131,7 @@ def test_typing_a_url_navigates_and_updates_the_events_and_project(qloop, demo):
     qloop.run_until_complete(scenario())
 
 
+@pytest.mark.own_browser  # it crashes the browser: its own, not the worker's
 def test_a_killed_browser_shows_a_sentence_and_keeps_the_recording(qloop, demo):
     async def scenario():
         services, window, session = await open_studio(demo.base_url + "/products")
