@@ -105,6 +105,25 @@ class BrowserFleet:
                                "without --browser-endpoint to use a browser on this machine.")
         return min(candidates, key=lambda m: (m.open_contexts, m.placed, m.index))
 
+    async def start(self) -> list[FleetMember]:
+        """Start (or connect to) every live member now, at once, so that a run knows before it begins which browsers
+        it has; returns the members that could not be started (each `lost` says why). Raises BrowserError (the
+        first member's sentence) when none could."""
+        if self._closed:
+            raise BrowserError("The studio's browsers are closed (the run is ending).")
+        members = self.alive
+        outcomes = await asyncio.gather(*(member.browser() for member in members), return_exceptions=True)
+        failed = [member for member, outcome in zip(members, outcomes, strict=True)
+                  if isinstance(outcome, BaseException)]
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException) and not isinstance(outcome, BrowserError):
+                raise outcome
+        if members and len(failed) == len(members):
+            first = outcomes[0]
+            assert isinstance(first, BrowserError)
+            raise first
+        return failed
+
     async def browser(self, exclude: Iterable[FleetMember] = ()) -> tuple[Browser, FleetMember]:
         """A started browser of the least busy member (members that fail to start are skipped, and said)."""
         if self._closed:
