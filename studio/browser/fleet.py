@@ -141,17 +141,33 @@ class BrowserFleet:
 
     async def open_context(self, options: ContextOptions | None = None,
                            exclude: Iterable[FleetMember] = ()) -> tuple[BrowserContext, FleetMember]:
-        """A fresh context on the least busy browser, counted on its member until it closes."""
-        browser, member = await self.browser(exclude)
-        context = await new_context(browser, options)
-        member.open_contexts += 1
-        member.placed += 1
+        """A fresh context on the least busy browser, counted on its member until it closes. The member is chosen
+        and counted before anything is awaited, so that contexts asked for at once spread over the browsers; one
+        whose browser cannot be started, or cannot open a context, is skipped while another is left (and said)."""
+        if self._closed:
+            raise BrowserError("The studio's browsers are closed (the run is ending).")
+        tried = list(exclude)
+        while True:
+            member = self.least_busy(tried)
+            member.open_contexts += 1
+            try:
+                context = await new_context(await member.browser(), options)
+            except BaseException as error:
+                member.open_contexts = max(0, member.open_contexts - 1)
+                if not isinstance(error, BrowserError):
+                    raise  # cancelled while it opened (or a bug): not this browser's fault
+                tried.append(member)
+                if not [m for m in self.alive if m not in tried]:
+                    raise
+                log.warning("Skipping the browser at %s: %s", member.where, first_line(error))
+                continue
+            member.placed += 1
 
-        def closed(_context: BrowserContext) -> None:
-            member.open_contexts = max(0, member.open_contexts - 1)
+            def closed(_context: BrowserContext, member: FleetMember = member) -> None:
+                member.open_contexts = max(0, member.open_contexts - 1)
 
-        context.on("close", closed)
-        return context, member
+            context.on("close", closed)
+            return context, member
 
     async def close(self) -> None:
         """Close (or disconnect from) every browser; idempotent."""

@@ -8,6 +8,8 @@ studio.race.driver.PageDriver; studio.scenarios.mcp_driver drives a remote MCP-W
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from studio.runtime import EngineRuntime
 
 Viewport = tuple[int, int]
+GONE_WAIT_S = 2.0
 
 
 class DataCalls(Protocol):
@@ -51,11 +54,10 @@ class ScenarioPage(Protocol):
     def url(self) -> str: ...
 
     @property
-    def lost(self) -> bool:
-        """Whether its browser went away while it was open (a server that stopped, a crash)."""
-
-    @property
     def closed(self) -> bool: ...
+
+    async def went_away(self) -> bool:
+        """Whether its browser went away while it was open (a server that stopped, a crash)."""
 
     async def goto(self, url: str) -> None: ...
 
@@ -107,12 +109,19 @@ class LocalScenarioPage:
         return self.driver.url
 
     @property
-    def lost(self) -> bool:
-        return self.member is not None and self.member.disconnects > self._disconnects
-
-    @property
     def closed(self) -> bool:
         return self.driver.closed
+
+    async def went_away(self, wait_s: float = GONE_WAIT_S) -> bool:
+        """Whether its browser went away while it was open. A page closed under the run waits a moment for that to
+        be told: the browser's disconnection comes after the page's own errors."""
+        deadline = time.monotonic() + wait_s
+        while not self._gone() and self.member is not None and self.closed and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return self._gone()
+
+    def _gone(self) -> bool:
+        return self.member is not None and self.member.disconnects > self._disconnects
 
     async def goto(self, url: str) -> None:
         await self.driver.navigate(url, wait_until="load")

@@ -39,8 +39,7 @@ class McpScenarioPage:
     def url(self) -> str:
         return self._url
 
-    @property
-    def lost(self) -> bool:
+    async def went_away(self) -> bool:
         return False
 
     @property

@@ -165,11 +165,11 @@ class ScenarioRunner:
                 except (DataToolError, KeyError, RaceError, BrowserError) as error:
                     result.status, result.message = "error", first_line(error)
                 except Exception as error:  # noqa: BLE001 - one run's failure ends that run, never the batch
-                    if page is None or not page.lost:
+                    if page is None or not await page.went_away():
                         log.exception("scenario %s failed", scenario.id)
                     result.status, result.message = "error", f"{type(error).__name__}: {first_line(error)}"
                 finally:
-                    self._lost(page, result)
+                    await self._lost(page, result)
                     result.dom_snapshot = await capture.end(page, result.status)
                     try:
                         await self._calls(scenario.postconditions, data, variables, page)
@@ -185,9 +185,9 @@ class ScenarioRunner:
             result.duration = round(time.monotonic() - started, 2)
         return result
 
-    def _lost(self, page: ScenarioPage | None, result: ScenarioResult) -> None:
+    async def _lost(self, page: ScenarioPage | None, result: ScenarioResult) -> None:
         """A run that did not succeed because its browser went away says so, and where."""
-        if page is None or not page.lost or result.status == "success":
+        if page is None or result.status == "success" or not await page.went_away():
             return
         said = f" ({result.message})" if result.message else ""
         result.status, result.message = "error", f"the browser at {page.where} went away during the run{said}"
