@@ -60,8 +60,10 @@ def replayable(scenario: Scenario) -> Scenario:
 
 
 class ScenarioJob:
-    """JobWork running `scenarios` against `base_url` on `pages` (each with step screenshots); `page_opened` is told
-    of each scenario's page as it opens."""
+    """JobWork running `scenarios` against `base_url` on `pages` (each with step screenshots): the live session's,
+    `LocalScenarioPages.on(runtime, in_session=True)`, with `page_opened` told of each scenario's PageDriver as it
+    opens. Until the Qt service passes those, a browser given instead (the session's) is wrapped, and `page_opened`
+    is then given the driver's page, as that service shows pages."""
 
     label = "Goal scenarios"
 

@@ -135,13 +135,14 @@ class ScenarioRunner:
         number = self.runs[scenario.id] = self.runs.get(scenario.id, 0) + 1
         self.log.scenario_start(scenario.id, number)
         result = await self._attempt(scenario, number)
-        if result.lost is not None and self.pages.can_move(result.lost):
+        lost_on = result.lost
+        if lost_on is not None and self.pages.can_move(lost_on) and not self.stop_requested():
             self.log.scenario_retry(scenario.id, result)
             if self.retrying is not None:
                 self.retrying(result)
-            lost = result
-            result = await self._attempt(scenario, number, exclude=[lost.lost] if lost.lost else [])
-            result.retried_from = lost.browser
+            retried_from = result.browser
+            result = await self._attempt(scenario, number, exclude=[lost_on])
+            result.retried_from = retried_from
         self.log.scenario_end(scenario.id, result)
         return result
 
