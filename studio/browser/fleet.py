@@ -105,6 +105,25 @@ class BrowserFleet:
                                "without --browser-endpoint to use a browser on this machine.")
         return min(candidates, key=lambda m: (m.open_contexts, m.placed, m.index))
 
+    async def start(self) -> list[FleetMember]:
+        """Start (or connect to) every live member now, at once, so that a run knows before it begins which browsers
+        it has; returns the members that could not be started (each `lost` says why). Raises BrowserError (the
+        first member's sentence) when none could."""
+        if self._closed:
+            raise BrowserError("The studio's browsers are closed (the run is ending).")
+        members = self.alive
+        outcomes = await asyncio.gather(*(member.browser() for member in members), return_exceptions=True)
+        failed = [member for member, outcome in zip(members, outcomes, strict=True)
+                  if isinstance(outcome, BaseException)]
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException) and not isinstance(outcome, BrowserError):
+                raise outcome
+        if members and len(failed) == len(members):
+            first = outcomes[0]
+            assert isinstance(first, BrowserError)
+            raise first
+        return failed
+
     async def browser(self, exclude: Iterable[FleetMember] = ()) -> tuple[Browser, FleetMember]:
         """A started browser of the least busy member (members that fail to start are skipped, and said)."""
         if self._closed:
@@ -122,17 +141,33 @@ class BrowserFleet:
 
     async def open_context(self, options: ContextOptions | None = None,
                            exclude: Iterable[FleetMember] = ()) -> tuple[BrowserContext, FleetMember]:
-        """A fresh context on the least busy browser, counted on its member until it closes."""
-        browser, member = await self.browser(exclude)
-        context = await new_context(browser, options)
-        member.open_contexts += 1
-        member.placed += 1
+        """A fresh context on the least busy browser, counted on its member until it closes. The member is chosen
+        and counted before anything is awaited, so that contexts asked for at once spread over the browsers; one
+        whose browser cannot be started, or cannot open a context, is skipped while another is left (and said)."""
+        if self._closed:
+            raise BrowserError("The studio's browsers are closed (the run is ending).")
+        tried = list(exclude)
+        while True:
+            member = self.least_busy(tried)
+            member.open_contexts += 1
+            try:
+                context = await new_context(await member.browser(), options)
+            except BaseException as error:
+                member.open_contexts = max(0, member.open_contexts - 1)
+                if not isinstance(error, BrowserError):
+                    raise  # cancelled while it opened (or a bug): not this browser's fault
+                tried.append(member)
+                if not [m for m in self.alive if m not in tried]:
+                    raise
+                log.warning("Skipping the browser at %s: %s", member.where, first_line(error))
+                continue
+            member.placed += 1
 
-        def closed(_context: BrowserContext) -> None:
-            member.open_contexts = max(0, member.open_contexts - 1)
+            def closed(_context: BrowserContext, member: FleetMember = member) -> None:
+                member.open_contexts = max(0, member.open_contexts - 1)
 
-        context.on("close", closed)
-        return context, member
+            context.on("close", closed)
+            return context, member
 
     async def close(self) -> None:
         """Close (or disconnect from) every browser; idempotent."""

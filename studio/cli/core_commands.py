@@ -46,6 +46,12 @@ def _scenario_bench() -> Callable[..., int]:
     return main
 
 
+def _scale_bench() -> Callable[..., int]:
+    from studio.scenarios.bench_scale import main
+
+    return main
+
+
 def _pilot_bench() -> Callable[..., int]:
     from studio.pilot.bench import main
 
@@ -62,7 +68,7 @@ def _game_bench() -> Callable[..., int]:
 BENCH_TARGETS: dict[str, Callable[[], Callable[..., int]]] = {
     "live-view": _window_bench, "startup": _window_bench, "race": _race_bench, "snapshot": _race_bench,
     "preflight": _preflight_bench, "mcp-click": _mcp_bench, "soak": _window_bench, "game": _game_bench,
-    "scenarios": _scenario_bench, "pilot": _pilot_bench,
+    "scenarios": _scenario_bench, "pilot": _pilot_bench, "scale": _scale_bench,
 }
 
 
@@ -222,7 +228,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--runs", type=int, help="how many runs to measure (startup, preflight, snapshot: default 3; "
                                                 "race: samples per element, default 30; mcp-click: clicks per session, "
                                                 "default 20; scenarios: runs of each scenario for repeatability, "
-                                                "default 20; pilot: single-action batches, default 20)")
+                                                "default 20; pilot: single-action batches, default 20; scale: "
+                                                "scenario runs on each set of browser servers, default 20)")
     bench.add_argument("--sizes", help="snapshot: interactive elements per generated page, e.g. 100,1000 "
-                                       "(default 100,1000,5000)")
+                                       "(default 100,1000,5000); scale: browser servers per set (default 1,2,4)")
     bench.set_defaults(handler=_bench)

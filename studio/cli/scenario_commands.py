@@ -1,6 +1,7 @@
 """`studio validate FILES…` (exit 1 on any problem, each printed as FILE:LINE:COLUMN: sentence),
-`studio scenario schema` (the JSON Schema of scenario files, for editors) and `studio gate RESULTS.jsonl` (the
-seed's threshold check, exit 1 on any violation)."""
+`studio scenario schema` (the JSON Schema of scenario files, for editors), `studio gate RESULTS.jsonl` (the
+seed's threshold check, exit 1 on any violation), `studio report` and `studio clean`; `studio run` is in
+studio.cli.scenario_run."""
 
 from __future__ import annotations
 
@@ -8,10 +9,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from studio.llm import LanguageModel
+from studio.cli.scenario_run import register_run
 
 VALID, INVALID, BAD_INPUT = 0, 1, 2
 
@@ -108,145 +107,6 @@ def register_gate(commands: argparse._SubParsersAction) -> None:
     gate.add_argument("--max-cost-per-scenario", type=float, default=defaults.max_cost_per_scenario, metavar="USD",
                       help=f"average model cost per scenario (default {defaults.max_cost_per_scenario:g})")
     gate.set_defaults(handler=_gate)
-
-
-def _run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from studio.browser.errors import BrowserError
-    from studio.scenarios.batch import (
-        BatchError,
-        BatchOptions,
-        BatchResult,
-        load_all,
-        run_batch,
-        scenario_files,
-        summary,
-    )
-
-    try:
-        scenarios = load_all(scenario_files(args.patterns))
-    except BatchError as error:
-        for problem in error.problems:
-            print(problem, file=sys.stderr)
-        print(f"error: {error}", file=sys.stderr)
-        return BAD_INPUT
-    if bool(args.demo) == bool(args.base_url):
-        print("error: say where the app runs: --demo (the embedded demo, served here) or --base-url URL.",
-              file=sys.stderr)
-        return BAD_INPUT
-    demo = None
-    if args.demo:
-        from studio.demo.server import DemoServerThread
-
-        demo = DemoServerThread()
-        base_url = demo.start()
-    else:
-        base_url = args.base_url
-    options = BatchOptions(base_url=base_url, out=Path(args.out), parallel=args.parallel, fail_fast=args.fail_fast,
-                           session_reuse=args.session_reuse, headless=not args.headed,
-                           browser_endpoint=args.browser_endpoint, repeat=args.repeat, trace=args.trace,
-                           mcp_data=args.mcp_data, mcp_web=args.mcp_web, crawl=not args.no_crawl,
-                           project=Path(args.project) if args.project else None)
-
-    async def batch_run() -> BatchResult:
-        options.model = _model(args)
-        try:
-            return await run_batch(scenarios, options, lambda line: print(line, flush=True))
-        finally:
-            if options.model is not None:
-                await options.model.aclose()
-
-    try:
-        batch = asyncio.run(batch_run())
-    except BrowserError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    except BatchError as error:  # an MCP server given with --mcp-data / --mcp-web does not answer
-        print(f"error: {error}", file=sys.stderr)
-        return BAD_INPUT
-    except KeyboardInterrupt:
-        print("Stopped; the scenarios that finished are in the results.", file=sys.stderr)
-        return 130
-    finally:
-        if demo is not None:
-            demo.stop()
-    from studio.scenarios.report import ReportError, write_report
-
-    try:
-        report, _differences = write_report(batch.log_path, Path(args.out) / "index.html", []) if batch.log_path \
-            else (None, [])
-    except ReportError:
-        report = None  # nothing finished: the summary says so
-    for line in summary(batch):
-        print(line)
-    if report is not None:
-        print(f"Reports: {report}")
-    return VALID if batch.results and batch.pass_rate == 1.0 and not batch.stopped else INVALID
-
-
-def _model(args: argparse.Namespace) -> LanguageModel | None:
-    """The model the settings configure (with --model's name), None with --no-model or none configured."""
-    from studio.llm import LanguageModel
-    from studio.settings import load_settings
-
-    if args.no_model:
-        return None
-    wanted = load_settings().llm
-    if args.model:
-        wanted = wanted.model_copy(update={"model": args.model})
-    model = LanguageModel.from_settings(wanted)
-    if model is None and args.model:
-        print(f"warning: --model {args.model} was given but no model endpoint is configured (Settings › Model); the "
-              "deterministic planner runs.", file=sys.stderr)
-    return model
-
-
-def register_run(commands: argparse._SubParsersAction) -> None:
-    run = commands.add_parser(
-        "run", help="run goal scenarios (YAML) with the scenario agent",
-        description="Run goal scenarios: each in a fresh browser context, an agent reaches its goal from its start "
-                    "URL (no model: the deterministic planner). One line per scenario, then the summary; the JSONL "
-                    "log goes to OUT/results.jsonl. Exit 0: every scenario passed; 1: some did not; 2: bad input.")
-    run.add_argument("patterns", nargs="+", metavar="PATTERN", help="scenario files, folders or globs")
-    where = run.add_mutually_exclusive_group()
-    where.add_argument("--demo", action="store_true", help="serve the embedded demo app here and run against it")
-    where.add_argument("--base-url", metavar="URL", help="where the app runs (scenario start URLs are resolved "
-                                                         "against it)")
-    run.add_argument("--parallel", type=int, default=1, metavar="N", help="scenarios at once (default 1)")
-    run.add_argument("--repeat", type=int, default=1, metavar="N", help="run each scenario N times (default 1)")
-    run.add_argument("--fail-fast", action="store_true", help="stop starting scenarios after the first failure")
-    run.add_argument("--session-reuse", action="store_true",
-                     help="reuse a test user's signed-in session across scenarios (falls back to signing in)")
-    run.add_argument("--headless", action="store_true", help="no browser window (the default)")
-    run.add_argument("--headed", action="store_true", help="show the browser window")
-    run.add_argument("--browser-endpoint", metavar="URL",
-                     help="run the browsers on a remote Playwright browser server (ws://...)")
-    run.add_argument("--trace", action="store_true",
-                     help="keep a Playwright trace of every scenario run (OUT/artifacts/<id>-<n>/trace.zip; open it "
-                          "with `playwright show-trace`); a scenario's capture: [trace_always] asks for its own")
-    run.add_argument("--out", default="out", metavar="DIR",
-                     help="where results.jsonl, the report, sessions and artifacts (screenshots, traces) go "
-                          "(default out)")
-    run.add_argument("--mcp-data", metavar="URL",
-                     help="make the pre- and postconditions' data.* / auth.* calls on this MCP-Data server "
-                          "(`studio mcp --data-tools --http HOST:PORT`, e.g. http://127.0.0.1:7002) instead of the "
-                          "app's data endpoints")
-    run.add_argument("--mcp-web", metavar="URL",
-                     help="drive the browser of this MCP-Web server (`studio mcp --web-tools --http HOST:PORT`, "
-                          "e.g. http://127.0.0.1:7001) through its ui.* and session.* tools instead of a browser "
-                          "here; its scenarios run one at a time")
-    run.add_argument("--no-crawl", action="store_true",
-                     help="skip the crawl of the app before the scenarios (path optimality then uses only the "
-                          "transitions the runs make, and the UI map of --project)")
-    run.add_argument("--project", metavar="FILE.studio",
-                     help="a project whose preflight UI map of this app adds its page links to the navigation graph")
-    model = run.add_mutually_exclusive_group()
-    model.add_argument("--model", metavar="NAME", help="the model to plan with, at the endpoint Settings › Model "
-                                                      "configures (default: the configured model; none: the "
-                                                      "deterministic planner)")
-    model.add_argument("--no-model", action="store_true", help="plan without a model even when one is configured")
-    run.set_defaults(handler=_run)
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -63,10 +63,14 @@ def serve_scenarios(app_url: str, data_url: str | None = None, http: str | None 
     """Serve the web half, the data half or both (the data half alone never imports or starts a browser)."""
     parts: dict[str, ToolSet] = {}
     if web:
-        from studio.browser.launcher import BrowserLauncher
         from studio.mcp.scenario_tools import WebTools
+        from studio.runtime import EngineRuntime
+        from studio.settings import load_settings
 
-        parts["web"] = WebTools(BrowserLauncher(headless=not headed, endpoint=endpoint), app_url)
+        # The runtime brings the settings (browser path, endpoint); its browser starts with the first ui.navigate.
+        runtime = EngineRuntime(load_settings(), record=False, headless=not headed,
+                                browser_endpoints=[endpoint] if endpoint else None)
+        parts["web"] = WebTools(runtime, app_url)
     if data:
         from studio.mcp.data_server_tools import DataServerTools
 

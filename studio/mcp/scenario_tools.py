@@ -2,42 +2,52 @@
 ui.inspect_tree, ui.act.click / type / check, ui.wait, ui.capture.screenshot, session.save / session.load (the
 MCP-Data half is studio.mcp.data_server_tools). One browser and one browser context at a time: the first ui.navigate
 opens it, ui.navigate with fresh=true (a scenario's start) or session.load with a saved state replaces it with a new
-one. Nodes are the UINodes of ui.observe; an action names a nodeId."""
+one. Nodes are the UINodes of ui.observe; an action names a nodeId.
+
+Pages come from the runtime (`runtime.open_page`, on its browser or the configured browser server) and every action
+goes through the one action layer (PageDriver.do, with the race preflight): a click that something stands in the way
+of is tried once more after what can clear has cleared, then done anyway as the seed's `force: true` retry, and the
+reply says `forced`."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
-from playwright.async_api import Browser, BrowserContext, Page
-from playwright.async_api import Error as PlaywrightError
 from pydantic import Field, ValidationError
 
-from studio.browser.launcher import BrowserLauncher
+from studio.browser.contexts import ContextOptions
+from studio.browser.errors import BrowserError
 from studio.mcp.tool_replies import ACT, READ, failure, reply
+from studio.models.race import ActionName
+from studio.race.driver import PageDriver, WaitUntil, blocked_sentence
+from studio.race.errors import RaceError
+from studio.runtime import EngineRuntime
 from studio.scenarios.observe import Observation, holds, node_selector, observe
 from studio.scenarios.spec import Condition
 
+ACT_TIMEOUT_S = 5.0
+SETTLE_S = 0.15  # quiet network this long after an action before it counts as done
+WAITS = ("load", "domcontentloaded", "networkidle", "commit")
 NodeId = Annotated[str, Field(description="A node id from ui.observe (its test id when it has one, else n1, n2, …)")]
 
 
 class WebTools:
-    """The tools of `studio mcp --web-tools`: the app at `app_url`, in one browser."""
+    """The tools of `studio mcp --web-tools`: the app at `app_url`, on pages of `runtime` (closed with it)."""
 
-    def __init__(self, launcher: BrowserLauncher, app_url: str, states: Path | None = None) -> None:
-        self.launcher, self.app_url = launcher, app_url.rstrip("/") + "/"
+    def __init__(self, runtime: EngineRuntime, app_url: str, states: Path | None = None) -> None:
+        self.runtime, self.app_url = runtime, app_url.rstrip("/") + "/"
         # Saved states and screenshots go to a private folder (never the current one, which may be a repository).
         self.states = states or Path(tempfile.mkdtemp(prefix="studio-scenario-states-"))
-        self.browser: Browser | None = None
-        self.context: BrowserContext | None = None
-        self.page: Page | None = None
+        self.page: PageDriver | None = None
         self.last: Observation | None = None
 
     def register(self, server: MCPServer) -> None:
@@ -51,22 +61,20 @@ class WebTools:
                             structured_output=False)
 
     async def close(self) -> None:
-        if self.context is not None:
-            await self.context.close()
-        await self.launcher.close()
+        page, self.page = self.page, None
+        if page is not None:
+            await page.close()
+        await self.runtime.aclose()
 
     # -- browser ---------------------------------------------------------------------------------------
 
-    async def _page(self, state: Path | None = None, fresh: bool = False) -> Page:
-        if self.browser is None:
-            self.browser = await self.launcher.start()
-        if fresh or self.page is None or self.page.is_closed():
-            if self.context is not None:
-                await self.context.close()
-            self.context = await self.browser.new_context(viewport={"width": 1280, "height": 720},
-                                                          storage_state=str(state) if state else None)
-            self.page = await self.context.new_page()
-        assert self.page is not None
+    async def _page(self, state: Path | None = None, fresh: bool = False) -> PageDriver:
+        """The one page (a fresh context with `state` when `fresh`, or when there is none or it closed)."""
+        if fresh or self.page is None or self.page.closed:
+            if self.page is not None:
+                await self.page.close()
+                self.page = None
+            self.page = await self.runtime.open_page(ContextOptions(viewport=(1280, 720), storage_state=state))
         return self.page
 
     async def navigate(self, url: Annotated[str, Field(description="A URL or a path of the app")],
@@ -75,12 +83,14 @@ class WebTools:
                                                                 "empty one (a scenario's start)")] = False,
                        ) -> CallToolResult:
         """Navigate to URL (a path is resolved against the app). Returns {ok, currentUrl}."""
-        page = await self._page(fresh=fresh)
+        if waitUntil not in WAITS:
+            return failure("input", f"waitUntil must be one of {', '.join(WAITS)}, not {waitUntil!r}.")
         target = url if "://" in url else self.app_url + url.lstrip("/")
         try:
-            await page.goto(target, wait_until=waitUntil)  # type: ignore[arg-type]
-        except PlaywrightError as error:
-            return failure("navigation", f"{target} could not be opened ({str(error).splitlines()[0]}).")
+            page = await self._page(fresh=fresh)
+            await page.navigate(target, wait_until=cast(WaitUntil, waitUntil))
+        except (RaceError, BrowserError) as error:
+            return failure("navigation", f"{target} could not be opened: {error}")
         return reply({"ok": True, "currentUrl": page.url})
 
     async def observe(self, viewport: Annotated[bool, Field(description="Only nodes in the viewport (default: all "
@@ -101,11 +111,10 @@ class WebTools:
         self.last = observation = await observe(page, limit=200)
         nodes = observation.nodes
         if selector:
-            try:
-                ids = await page.eval_on_selector_all(selector, "(els) => els.map((e) => e.getAttribute("
-                                                                "'data-pfs-node')).filter(Boolean)")
-            except PlaywrightError as error:
-                return failure("selector", f"{selector!r} is not a usable CSS selector ({str(error).splitlines()[0]}).")
+            ids = await page.evaluate_on(selector, "(els) => els.map((e) => e.getAttribute('data-pfs-node'))"
+                                                   ".filter(Boolean)", every=True)
+            if ids is None:
+                return failure("selector", f"{selector!r} is not a usable CSS selector.")
             nodes = [n for n in nodes if n.id in ids]
         if role:
             nodes = [n for n in nodes if n.role == role]
@@ -129,45 +138,50 @@ class WebTools:
             tree.setdefault(place, []).append(entry)
         return reply({"tree": {"title": observation.title, "landmarks": tree}})
 
-    async def _act(self, node_id: str | None, selector: str | None, verb: str, act: Any) -> CallToolResult:
-        page = await self._page()
-        target = page.locator(node_selector(node_id) if node_id else selector or "")
+    async def _act(self, node_id: str | None, selector: str | None, verb: str,
+                   steps: list[tuple[ActionName, str | None, str | None]], force: bool = False) -> CallToolResult:
+        """Do `steps` (action, value, key) on the node (or selector) through the action layer; a step something
+        stands in the way of is a failure with the facts as a sentence (with `force`, done anyway and said)."""
         if not node_id and not selector:
             return failure("input", f"{verb} needs nodeId (from ui.observe) or selector.")
+        target = node_selector(node_id) if node_id else selector or ""
+        forced = False
         try:
-            if await target.count() == 0:
+            page = await self._page()
+            if await page.count(target) == 0:
                 return failure("stale", f"No element {'with nodeId ' + node_id if node_id else selector!r} is on "
                                         "the page now: call ui.observe and use a current nodeId.")
-            await act(target.first)
-        except PlaywrightError as error:
-            return failure("action", f"{verb} did not happen: {str(error).splitlines()[0]}")
-        try:
-            await page.wait_for_load_state("load", timeout=5_000)
-        except PlaywrightError:
-            pass
-        return reply({"ok": True, "traceId": uuid.uuid4().hex[:12], "url": page.url})
+            with page.requests() as watch:
+                for action, value, key in steps:
+                    outcome = await page.do(action, target, value=value, key=key, force=force)
+                    if not outcome.acted:
+                        return failure("action", f"{verb} did not happen: {blocked_sentence(outcome.observations)}.")
+                    forced = forced or outcome.forced
+                # What the action sent (a sign-in request) is answered and drawn before the agent looks again.
+                await watch.quiet(SETTLE_S, ACT_TIMEOUT_S)
+        except (RaceError, BrowserError) as error:
+            return failure("action", f"{verb} did not happen: {error}")
+        await page.wait_for_load("load", timeout_ms=ACT_TIMEOUT_S * 1000)
+        return reply({"ok": True, "traceId": uuid.uuid4().hex[:12], "url": page.url, "forced": forced})
 
     async def click(self, nodeId: NodeId | None = None,
                     selector: Annotated[str | None, Field(description="A CSS selector, when no nodeId")] = None,
                     ) -> CallToolResult:
-        """Click a node. Returns {ok, traceId}."""
-        return await self._act(nodeId, selector, "the click", lambda el: el.click(timeout=5_000))
+        """Click a node (with the race preflight; one that stays covered is clicked anyway, as force: true, and
+        `forced` says so). Returns {ok, traceId, forced}."""
+        return await self._act(nodeId, selector, "the click", [("click", None, None)], force=True)
 
     async def type(self, nodeId: NodeId, text: str, clear: bool = True,
                    submit: Annotated[bool, Field(description="Press Enter after typing")] = False) -> CallToolResult:
         """Type text into a field (replacing its value unless clear is false). Returns {ok, traceId}."""
-        async def typing(el: Any) -> None:
-            if clear:
-                await el.fill(text, timeout=5_000)
-            else:
-                await el.press_sequentially(text, timeout=5_000)
-            if submit:
-                await el.press("Enter", timeout=5_000)
-        return await self._act(nodeId, None, "typing", typing)
+        steps: list[tuple[ActionName, str | None, str | None]] = [("fill" if clear else "type", text, None)]
+        if submit:
+            steps.append(("press", None, "Enter"))
+        return await self._act(nodeId, None, "typing", steps)
 
     async def check(self, nodeId: NodeId, checked: bool = True) -> CallToolResult:
         """Check or uncheck a checkbox, radio or switch. Returns {ok, traceId}."""
-        return await self._act(nodeId, None, "checking", lambda el: el.set_checked(checked, timeout=5_000))
+        return await self._act(nodeId, None, "checking", [("check" if checked else "uncheck", None, None)])
 
     async def wait(self, condition: Annotated[dict[str, Any], Field(description=(
             "One scenario condition: {url_contains}, {heading_text} or {element_visible: {testId | role+name | "
@@ -181,27 +195,42 @@ class WebTools:
         page = await self._page()
         started = time.monotonic()
         while True:
-            if await holds(page, await observe(page), wanted):
+            try:
+                held = await holds(page, await observe(page), wanted)
+            except RaceError as error:
+                if error.kind in ("context_closed", "page_unresponsive"):
+                    return failure("page", f"The page cannot be read: {error}")
+                held = False  # between documents: look again
+            if held:
+                try:  # the nodes as they are now (the page may have changed since it was observed)
+                    self.last = await observe(page)
+                except RaceError:
+                    pass  # between documents: the next ui.observe tells
                 return reply({"ok": True, "elapsed": round((time.monotonic() - started) * 1000)})
             if (time.monotonic() - started) * 1000 > timeout:
                 return reply({"ok": False, "elapsed": round((time.monotonic() - started) * 1000)})
-            await page.wait_for_timeout(100)
+            await asyncio.sleep(0.1)
 
     async def screenshot(self, fullPage: bool = False) -> CallToolResult:
         """A PNG of the page. Returns {base64, path}."""
         page = await self._page()
         self.states.mkdir(parents=True, exist_ok=True)
         path = self.states / f"screenshot-{uuid.uuid4().hex[:8]}.png"
-        png = await page.screenshot(path=str(path), full_page=fullPage)
+        try:
+            png = await page.screenshot(path=path, full_page=fullPage)
+        except RaceError as error:
+            return failure("page", f"No screenshot: {error}")
         return reply({"base64": base64.b64encode(png).decode("ascii"), "path": str(path)})
 
     async def session_save(self, name: str) -> CallToolResult:
         """Save the browser's state (cookies, storage) as Playwright storageState. Returns {stateId, path}."""
-        if self.context is None:
+        if self.page is None:
             return failure("state", "No browser context yet: ui.navigate first.")
-        self.states.mkdir(parents=True, exist_ok=True)
         path = self.states / f"{Path(name).name}.json"
-        await self.context.storage_state(path=str(path))
+        try:
+            await self.page.save_state(path)
+        except RaceError as error:
+            return failure("state", f"The state could not be saved: {error}")
         return reply({"stateId": Path(name).name, "path": str(path)})
 
     async def session_load(self, stateId: str) -> CallToolResult:

@@ -47,7 +47,7 @@ class EngineRuntime:
     def __init__(self, settings: StudioSettings, project: ProjectFile | None = None, *,
                  bus: EventBus | None = None, budget_limits: dict[str, float | None] | None = None,
                  record: bool = True, headless: bool | None = None,
-                 browser_endpoints: Iterable[str] | None = None) -> None:
+                 browser_endpoints: Iterable[str] | None = None, fleet: BrowserFleet | None = None) -> None:
         self.settings = settings
         self.bus = bus or EventBus()
         self.budget_limits = dict(budget_limits or {})  # --max-* flags over the settings' budgets
@@ -64,7 +64,8 @@ class EngineRuntime:
         # the settings' one, and headless or not over the settings.
         self._endpoints = [e for e in browser_endpoints or () if e]
         self._browser_overrides: dict[str, Any] = {} if headless is None else {"headless": headless}
-        self._fleet: BrowserFleet | None = None
+        # A fleet given here (a test worker's shared Chromium) is used as it is; else one is built on first use.
+        self._fleet: BrowserFleet | None = fleet
         self.attach_project(project)
 
     # -- parts ---------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """A run of many scenarios (`studio run`): scenario files by glob pattern, validated first (a bad file stops the run
-before anything starts, with every problem); then run on one browser, `parallel` at a time, each in its own browser
-context; one console line per scenario and the seed's summary; the JSONL log under `out`."""
+before anything starts, with every problem); then run `parallel` at a time, each in its own browser context on the
+runtime's browsers (the least busy browser server of several, or one browser here); one console line per scenario
+(and one for a scenario run again because its browser went away) and the seed's summary; the JSONL log under `out`."""
 
 from __future__ import annotations
 
@@ -14,14 +15,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Page
-
-from playwright.async_api import Browser
-
-from studio.browser.launcher import BrowserLauncher
 from studio.llm import LanguageModel
+from studio.race.driver import PageDriver
 from studio.scenarios.data_tools import DataToolError
-from studio.scenarios.driver import DataSource, Drivers
+from studio.scenarios.driver import DataSource, LocalScenarioPages, OpenPage, ScenarioPages
 from studio.scenarios.metrics import median, visits
 from studio.scenarios.navgraph import CrawlLimits, NavGraph, crawl, project_ui_map
 from studio.scenarios.records import RunLog
@@ -45,8 +42,6 @@ class BatchOptions:
     parallel: int = 1
     fail_fast: bool = False
     session_reuse: bool = False
-    headless: bool = True
-    browser_endpoint: str | None = None
     repeat: int = 1
     model: LanguageModel | None = None  # None: the deterministic planner
     mcp_data: str | None = None  # an MCP-Data server for the data calls (None: the app's data endpoints directly)
@@ -59,13 +54,14 @@ class BatchOptions:
 
 @dataclass
 class BatchHooks:
-    """How a front end takes part in a run: the browser to use (not launched, not closed), every record as it is
-    written, each scenario's page as it opens, a stop asked for between steps, and the result of each scenario."""
+    """How a front end takes part in a run: where the pages come from (the runtime's: LocalScenarioPages.on(runtime);
+    none needed with --mcp-web), every record as it is written, each scenario's page as it opens, a stop asked for
+    between steps, and the result of each scenario."""
 
-    browser: Browser | None = None
+    pages: LocalScenarioPages | None = None
     run_id: str | None = None
     record: Callable[[dict[str, Any]], None] | None = None
-    page_opened: Callable[[Page], None] | None = None
+    page_opened: Callable[[PageDriver], None] | None = None
     should_stop: Callable[[], bool] = lambda: False
     scenario_ended: Callable[[ScenarioResult], None] | None = None
 
@@ -119,9 +115,14 @@ def clock() -> str:
 
 async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Callable[[str], None],
                     hooks: BatchHooks | None = None) -> BatchResult:
-    """Raises BatchError, before anything runs, when --mcp-data or --mcp-web names a server that does not answer."""
+    """Raises BatchError, before anything runs, when --mcp-data or --mcp-web names a server that does not answer, or
+    when no pages were given; BrowserError when no browser can be started."""
     hooks = hooks or BatchHooks()
     remote = await mcp_servers(options)
+    local = hooks.pages if remote.pages is None else None
+    pages: ScenarioPages | None = remote.pages or local
+    if pages is None:
+        raise BatchError("No browser to run the scenarios in: give the runtime's pages (or --mcp-web).")
     if options.mcp_web and options.parallel > 1:
         say(f"note: the MCP-Web server has one browser context, so its scenarios run one at a time "
             f"(not {options.parallel}).")
@@ -134,7 +135,6 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     started = time.monotonic()
     say(f"[{clock()}] Starting run: {len(queue)} scenario(s)" + (f", {options.parallel} at a time"
                                                                  if options.parallel > 1 else ""))
-    launcher = BrowserLauncher(headless=options.headless, endpoint=options.browser_endpoint)
     gate = asyncio.Semaphore(max(1, options.parallel))
     stop = asyncio.Event()
     starts = list(dict.fromkeys(start_url(s, options.base_url) for s in scenarios))
@@ -143,14 +143,18 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     began = False
     runner: ScenarioRunner | None = None
     try:
-        browser = hooks.browser or (await launcher.start() if remote.drivers is None else None)
-        graph = await _graph_before(browser, starts, options, say)
+        for sentence in await local.start() if local is not None else []:
+            say(f"[{clock()}] {sentence}")
+        crawl_pages = local.open_page if local is not None else None
+        graph = await _graph_before(crawl_pages, starts, options, say)
         log.run_start([s.id for s in scenarios], graph.as_json())
         began = True
-        runner = ScenarioRunner(browser, options.base_url, log, options.out, session_reuse=options.session_reuse,
-                                model=options.model, drivers=remote.drivers, data=remote.data, trace=options.trace)
+        runner = ScenarioRunner(pages, options.base_url, log, options.out, session_reuse=options.session_reuse,
+                                model=options.model, data=remote.data, trace=options.trace)
         runner.page_opened, runner.stop_requested = hooks.page_opened, hooks.should_stop
-        runner.keep_signed_in = options.crawl and browser is not None
+        runner.retrying = lambda lost: say(f"[{clock()}] ↻ {lost.scenario_id}: {lost.message}; running it again on "
+                                           "another browser")
+        runner.keep_signed_in = options.crawl and local is not None
 
         async def one(scenario: Scenario) -> None:
             async with gate:
@@ -172,10 +176,9 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
         except asyncio.CancelledError:
             batch.stopped = True
         if not batch.stopped:
-            grown = await _graph_after(browser, graph, runner.signed_in_state, starts, batch.results, options, say)
+            grown = await _graph_after(crawl_pages, graph, runner.signed_in_state, starts, batch.results, options,
+                                       say)
     finally:
-        if hooks.browser is None:
-            await launcher.close()
         if runner is not None and runner.signed_in_state is not None:
             runner.signed_in_state.unlink(missing_ok=True)  # a signed-in session kept only for the crawl
         if not began:
@@ -189,7 +192,7 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
 
 @dataclass
 class RemoteServers:
-    drivers: Drivers | None = None
+    pages: ScenarioPages | None = None
     data: DataSource | None = None
 
 
@@ -205,17 +208,17 @@ async def mcp_servers(options: BatchOptions) -> RemoteServers:
                 pass
             remote.data = lambda: McpDataTools(url)
         if options.mcp_web:
-            from studio.scenarios.mcp_driver import McpDrivers
+            from studio.scenarios.mcp_driver import McpScenarioPages
 
-            drivers = McpDrivers(options.mcp_web)
-            await drivers.check()
-            remote.drivers = drivers
+            web = McpScenarioPages(options.mcp_web)
+            await web.check()
+            remote.pages = web
     except DataToolError as error:
         raise BatchError(str(error)) from None
     return remote
 
 
-async def _graph_before(browser: Browser | None, starts: list[str], options: BatchOptions,
+async def _graph_before(open_page: OpenPage | None, starts: list[str], options: BatchOptions,
                         say: Callable[[str], None]) -> NavGraph:
     """The navigation graph before the scenarios: the project's UI map and a public crawl from the start pages. A
     crawl that fails is said, and the run goes on with the transitions the runs make."""
@@ -228,13 +231,13 @@ async def _graph_before(browser: Browser | None, starts: list[str], options: Bat
             found = None
         if found is not None:
             graph.add(found)
-    if not options.crawl or browser is None:
+    if not options.crawl or open_page is None:
         skipped = ("crawl skipped (--no-crawl)" if not options.crawl
                    else "crawl skipped (the browser is the MCP-Web server's)")
         graph.note = "; ".join(n for n in (graph.note, skipped) if n)
     else:
         try:
-            graph.add(await crawl(browser, options.base_url, starts, options.crawl_limits))
+            graph.add(await crawl(open_page, options.base_url, starts, options.crawl_limits))
         except Exception as error:  # noqa: BLE001 - the crawl is an aid: the run goes on without it
             graph.note = "; ".join(n for n in (graph.note, f"crawl failed: {_first_line(error)}") if n)
             say(f"[{clock()}] The navigation crawl failed ({_first_line(error)}); path optimality uses only the "
@@ -245,16 +248,16 @@ async def _graph_before(browser: Browser | None, starts: list[str], options: Bat
     return graph
 
 
-async def _graph_after(browser: Browser | None, graph: NavGraph, state: Path | None, starts: list[str],
+async def _graph_after(open_page: OpenPage | None, graph: NavGraph, state: Path | None, starts: list[str],
                        results: list[ScenarioResult], options: BatchOptions, say: Callable[[str], None]) -> bool:
     """A signed-in crawl when the public one was turned away from pages and a run ended signed in; True when it ran
     (its edges added to `graph`)."""
-    if not options.crawl or browser is None or not graph.gated or state is None:
+    if not options.crawl or open_page is None or not graph.gated or state is None:
         return False
     seen = [options.base_url.rstrip("/") + page for r in results for page in visits(r.url_history)]
     seeds = list(dict.fromkeys([*starts, *sorted(graph.gated), *seen]))
     try:
-        signed = await crawl(browser, options.base_url, seeds, options.crawl_limits, storage_state=str(state),
+        signed = await crawl(open_page, options.base_url, seeds, options.crawl_limits, storage_state=str(state),
                              public=set(graph.pages))
     except Exception as error:  # noqa: BLE001 - the crawl is an aid: the run goes on without it
         say(f"[{clock()}] The signed-in navigation crawl failed ({_first_line(error)}); the graph has the public "

@@ -23,15 +23,17 @@ from typing import Any
 
 import pyotp
 
-from studio.browser.launcher import BrowserLauncher
 from studio.demo.server import DemoServerThread
-from studio.scenarios.batch import BatchOptions, load_all, run_batch, scenario_files
+from studio.runtime import EngineRuntime
+from studio.scenarios.batch import BatchHooks, BatchOptions, load_all, run_batch, scenario_files
 from studio.scenarios.data_tools import DataTools
+from studio.scenarios.driver import LocalScenarioPages
 from studio.scenarios.metrics import median, percentile
 from studio.scenarios.observe import observe
+from studio.scenarios.records import RunLog
 from studio.scenarios.report import read_log, write_report
 from studio.scenarios.runner import ScenarioRunner
-from studio.scenarios.records import RunLog
+from studio.settings import load_settings
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "projects" / "demo-fintech" / "scenarios"
 
@@ -48,50 +50,52 @@ async def measure(runs: int = 20) -> dict[str, Any]:
     base = demo.start()
     out = Path(tempfile.mkdtemp(prefix="scenario-bench-"))
     result: dict[str, Any] = {"base": "embedded demo", "planner": "deterministic (no model)"}
+    runtime = EngineRuntime(load_settings(), record=False, headless=True)
     try:
         scenarios = load_all(scenario_files([str(SCENARIOS)]))
         started = time.perf_counter()
         batch = await run_batch(scenarios, BatchOptions(base_url=base, out=out / "five", parallel=2),
-                                lambda _line: None)
+                                lambda _line: None, BatchHooks(pages=LocalScenarioPages.on(runtime)))
         result["five_scenarios_parallel_2"] = {
             "wall_s": round(time.perf_counter() - started, 2), "scenario_runs": len(batch.results),
             "pass_rate": round(batch.pass_rate, 4), "target_wall_s": 60,
             "steps": {r.scenario_id: r.steps for r in batch.results},
             "navigation_graph": batch.graph.note if batch.graph is not None else None}
-        result["repeatability"] = await _repeatability(base, out, scenarios, runs)
-        result["sign_in_to_credit_report"] = await _reuse(base, out, scenarios)
-        result["ui_observe"] = await _observe(base)
+        result["repeatability"] = await _repeatability(runtime, base, out, scenarios, runs)
+        result["sign_in_to_credit_report"] = await _reuse(runtime, base, out, scenarios)
+        result["ui_observe"] = await _observe(runtime, base)
         result["data_tools"] = await _data(base)
-        result["report_5x20"] = await _report(out / "five" / "results.jsonl", out)
+        result["report_5x20"] = await _report(runtime, out / "five" / "results.jsonl", out)
     finally:
+        await runtime.aclose()
         demo.stop()
     result["all_passed"] = (result["five_scenarios_parallel_2"]["pass_rate"] == 1.0
                             and result["repeatability"]["all_passed"])
     return result
 
 
-async def _repeatability(base: str, out: Path, scenarios: list, runs: int) -> dict[str, Any]:
+async def _repeatability(runtime: EngineRuntime, base: str, out: Path, scenarios: list, runs: int) -> dict[str, Any]:
     """Each scenario `runs` times with no model, cold and with session reuse, two runs at a time."""
     started = time.perf_counter()
     gate = asyncio.Semaphore(2)
     found: dict[str, dict[str, list]] = {s.id: {"cold": [], "reuse": []} for s in scenarios}
-    async with BrowserLauncher() as browser:
-        log = RunLog(out / "repeatability.jsonl", "bench_repeatability")
+    pages = LocalScenarioPages.on(runtime)
+    log = RunLog(out / "repeatability.jsonl", "bench_repeatability")
 
-        async def cold(scenario: Any, index: int) -> None:
-            async with gate:  # a fresh runner: no saved session
-                runner = ScenarioRunner(browser, base, log, out / "cold" / f"{scenario.id}-{index}")
-                found[scenario.id]["cold"].append(await runner.run(scenario))
+    async def cold(scenario: Any, index: int) -> None:
+        async with gate:  # a fresh runner: no saved session
+            runner = ScenarioRunner(pages, base, log, out / "cold" / f"{scenario.id}-{index}")
+            found[scenario.id]["cold"].append(await runner.run(scenario))
 
-        async def reuse(scenario: Any) -> None:
-            runner = ScenarioRunner(browser, base, log, out / f"reuse-{scenario.id}", session_reuse=True)
-            for _ in range(runs):
-                async with gate:
-                    found[scenario.id]["reuse"].append(await runner.run(scenario))
+    async def reuse(scenario: Any) -> None:
+        runner = ScenarioRunner(pages, base, log, out / f"reuse-{scenario.id}", session_reuse=True)
+        for _ in range(runs):
+            async with gate:
+                found[scenario.id]["reuse"].append(await runner.run(scenario))
 
-        await asyncio.gather(*(cold(s, i) for s in scenarios for i in range(runs)))
-        await asyncio.gather(*(reuse(s) for s in scenarios))
-        log.close()
+    await asyncio.gather(*(cold(s, i) for s in scenarios for i in range(runs)))
+    await asyncio.gather(*(reuse(s) for s in scenarios))
+    log.close()
 
     def passes(done: list) -> str:
         return f"{sum(r.status == 'success' for r in done)}/{len(done)}"
@@ -106,31 +110,32 @@ async def _repeatability(base: str, out: Path, scenarios: list, runs: int) -> di
         "all_passed": all(r.status == "success" for v in found.values() for way in ("cold", "reuse") for r in v[way])}
 
 
-async def _reuse(base: str, out: Path, scenarios: list) -> dict[str, Any]:
+async def _reuse(runtime: EngineRuntime, base: str, out: Path, scenarios: list) -> dict[str, Any]:
     login = next(s for s in scenarios if s.id == "login-and-open-credit-report")
-    async with BrowserLauncher() as browser:
-        log = RunLog(out / "reuse.jsonl", "bench_reuse")
-        runner = ScenarioRunner(browser, base, log, out / "reuse", session_reuse=True)
-        done = [await runner.run(login) for _ in range(3)]
-        log.close()
+    log = RunLog(out / "reuse.jsonl", "bench_reuse")
+    runner = ScenarioRunner(LocalScenarioPages.on(runtime), base, log, out / "reuse", session_reuse=True)
+    done = [await runner.run(login) for _ in range(3)]
+    log.close()
     cold = [r.steps for r in done if not r.reused_session]
     warm = [r.steps for r in done if r.reused_session]
     return {"cold_steps": cold, "reused_steps": warm, "cold_median": median(cold), "reused_median": median(warm),
             "targets": {"cold_median": 12, "reused_median": 6}, "all_succeeded": all(r.status == "success" for r in done)}
 
 
-async def _observe(base: str) -> dict[str, Any]:
+async def _observe(runtime: EngineRuntime, base: str) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    async with BrowserLauncher() as browser:
-        page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
+    page = await runtime.open_page()
+    try:
         for path in ("/login", "/help", "/privacy"):
-            await page.goto(base + path, wait_until="load")
+            await page.navigate(base + path, wait_until="load")
             times, nodes = [], 0
             for _ in range(20):
                 t = time.perf_counter()
                 nodes = len((await observe(page)).nodes)
                 times.append(time.perf_counter() - t)
             found[path] = {**_ms(times), "nodes": nodes}
+    finally:
+        await page.close()
     found["target_ms"] = 100
     return found
 
@@ -153,7 +158,7 @@ async def _data(base: str) -> dict[str, Any]:
             "targets": {"median_ms": 50, "p99_ms": 500}}
 
 
-async def _report(log: Path, out: Path) -> dict[str, Any]:
+async def _report(runtime: EngineRuntime, log: Path, out: Path) -> dict[str, Any]:
     records = read_log(log)
     per: dict[str, list[dict[str, Any]]] = {}
     for record in records:
@@ -167,11 +172,13 @@ async def _report(log: Path, out: Path) -> dict[str, Any]:
     big = out / "big.jsonl"
     big.write_text("\n".join(json.dumps(r) for r in grown) + "\n", encoding="utf-8")
     html, _ = write_report(big, out / "big.html", [])
-    async with BrowserLauncher() as browser:
-        page = await browser.new_page()
+    page = await runtime.open_page()
+    try:
         started = time.perf_counter()
-        await page.goto(html.as_uri(), wait_until="load")
+        await page.navigate(html.as_uri(), wait_until="load")
         opened = time.perf_counter() - started
+    finally:
+        await page.close()
     return {"scenario_runs": sum(1 for r in grown if r["type"] == "scenario_end"), "scenarios": len(per),
             "html_kb": round(html.stat().st_size / 1024, 1), "open_s": round(opened, 3), "target_s": 2}
 

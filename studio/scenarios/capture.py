@@ -11,27 +11,24 @@ A capture that fails (the page closed, the browser went away) is skipped: it nev
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
-from playwright.async_api import BrowserContext, Page
-from playwright.async_api import Error as PlaywrightError
-
+from studio.browser.errors import BrowserError
+from studio.race.errors import RaceError
 from studio.scenarios.data_tools import DataToolError
-
 from studio.scenarios.spec import Scenario
 
 if TYPE_CHECKING:
-    from studio.scenarios.driver import PageDriver
+    from studio.scenarios.driver import ScenarioPage
 
-
-def _local(driver: PageDriver | None) -> tuple[BrowserContext | None, Page | None]:
-    """The Playwright context and page behind a local driver (a remote one has neither: no trace, no HTML)."""
-    return getattr(driver, "context", None), getattr(driver, "page", None)
+log = logging.getLogger(__name__)
 
 ARTIFACTS = "artifacts"
+# What a capture that cannot be taken raises (a page that closed, a browser that went away, an MCP-Web tool's error).
+SKIPPED = (RaceError, BrowserError, DataToolError, KeyError, OSError)
 
 
 class RunCapture:
@@ -56,62 +53,61 @@ class RunCapture:
         self.folder.mkdir(parents=True, exist_ok=True)
         return self.folder / name
 
-    async def start(self, driver: PageDriver) -> None:
-        """Start the context's trace (screenshots and DOM snapshots of every action) when one is wanted."""
-        context, _page = _local(driver)
-        if not self.tracing or context is None:
+    async def start(self, page: ScenarioPage) -> None:
+        """Start the context's trace (screenshots and DOM snapshots of every action) when one is wanted (a page on an
+        MCP-Web server has none)."""
+        if not self.tracing:
             return
-        await context.tracing.start(screenshots=True, snapshots=True)
-        self._tracing_started = True
+        try:
+            self._tracing_started = await page.start_trace()
+        except SKIPPED as error:
+            log.info("no trace of this run: %s", error)
 
-    async def step(self, page: PageDriver, number: int) -> str | None:
+    async def step(self, page: ScenarioPage, number: int) -> str | None:
         """The screenshot after step `number` (screenshot_on_step), as a relative path; None when none was taken."""
         if not self.on_step:
             return None
         return await self._screenshot(page, f"step-{number:03d}.png")
 
-    async def end(self, driver: PageDriver | None, status: str) -> str | None:
+    async def end(self, page: ScenarioPage | None, status: str) -> str | None:
         """The end state: a screenshot on success or failure (an error counts as a failure) as asked, and the
         page's HTML on success (dom_snapshot_on_success); the HTML's relative path, None when not taken."""
-        _context, page = _local(driver)
-        if driver is None or (page is not None and page.is_closed()):
+        if page is None or page.closed:
             return None
         succeeded = status == "success"
         if (self.on_success if succeeded else self.on_failure):
-            await self._screenshot(driver, f"{status}.png")
-        if not (succeeded and self.dom_on_success) or page is None:
+            await self._screenshot(page, f"{status}.png")
+        if not (succeeded and self.dom_on_success):
             return None
         try:
-            html = await page.content()
-        except PlaywrightError:
+            html = await page.html()
+        except SKIPPED:
+            return None
+        if html is None:
             return None
         path = self._path("success.html")
         path.write_text(html, encoding="utf-8")
         return self.relative(path)
 
-    async def stop(self, driver: PageDriver, status: str) -> str | None:
+    async def stop(self, page: ScenarioPage, status: str) -> str | None:
         """Stop the trace; its relative path when it is kept (always with --trace or trace_always, on a run that
         did not succeed with trace_on_failure), else None."""
-        context, _page = _local(driver)
-        if not self._tracing_started or context is None:
+        if not self._tracing_started:
             return None
         self._tracing_started = False
         keep = self.trace_always or status != "success"
+        path = self._path("trace.zip") if keep else None
         try:
-            if not keep:
-                await context.tracing.stop()
-                return None
-            path = self._path("trace.zip")
-            await context.tracing.stop(path=str(path))
-        except PlaywrightError:
+            await page.stop_trace(path)
+        except SKIPPED:
             return None
-        return self.relative(path)
+        return self.relative(path) if path is not None and path.exists() else None
 
-    async def _screenshot(self, driver: PageDriver, name: str) -> str | None:
+    async def _screenshot(self, page: ScenarioPage, name: str) -> str | None:
         path = self._path(name)
         try:
-            await driver.screenshot(path)
-        except (PlaywrightError, DataToolError, KeyError):
+            await page.screenshot(path)
+        except SKIPPED:
             return None
         relative = self.relative(path)
         self.screenshots.append(relative)

@@ -1,6 +1,7 @@
-"""A run of goal scenarios as a job of the shared runtime (the studio's Run / Run All): the runtime's JobRunner runs
-it like any capability's job (one at a time, a lease in the project file, Cancel with a grace period), on a browser
-the caller gives (the studio's live browser, so the tester watches each scenario in the live view).
+"""A run of goal scenarios as a job of the shared runtime: the runtime's JobRunner runs it like any capability's job
+(one at a time, a lease in the project file, Cancel with a grace period). ScenarioJob is the studio's Run / Run All,
+on pages the caller gives (the live session's browser: `LocalScenarioPages.on(runtime, in_session=True)`, so the
+tester watches each scenario in the live view); BatchJob is `studio run`'s, on the runtime's fleet.
 
 Every JSONL record goes to the project file the moment it is written (ScenarioRunStore) and to the run's folder
 beside the project (results.jsonl, and the HTML report once the run ends); step screenshots the scenarios capture
@@ -16,10 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Page
-
+from studio.browser.errors import BrowserError
+from studio.race.driver import PageDriver
 from studio.runtime.jobs import JobControl
-from studio.scenarios.batch import BatchHooks, BatchOptions, BatchResult, run_batch
+from studio.scenarios.batch import BatchError, BatchHooks, BatchOptions, BatchResult, run_batch
+from studio.scenarios.driver import LocalScenarioPages
 from studio.scenarios.runner import ScenarioResult
 from studio.scenarios.spec import Scenario
 from studio.store.scenario_runs import ScenarioRunStore
@@ -58,15 +60,20 @@ def replayable(scenario: Scenario) -> Scenario:
 
 
 class ScenarioJob:
-    """JobWork running `scenarios` against `base_url` on `browser` (each with step screenshots)."""
+    """JobWork running `scenarios` against `base_url` on `pages` (each with step screenshots): the live session's,
+    `LocalScenarioPages.on(runtime, in_session=True)`, with `page_opened` told of each scenario's PageDriver as it
+    opens. Until the Qt service passes those, a browser given instead (the session's) is wrapped, and `page_opened`
+    is then given the driver's page, as that service shows pages."""
 
     label = "Goal scenarios"
 
-    def __init__(self, scenarios: list[Scenario], base_url: str, browser: Browser, store: ScenarioRunStore | None,
-                 folder: Path, page_opened: Callable[[Page], None] | None = None,
+    def __init__(self, scenarios: list[Scenario], base_url: str, pages: LocalScenarioPages | Any,
+                 store: ScenarioRunStore | None, folder: Path, page_opened: Callable[[Any], None] | None = None,
                  session_reuse: bool = True) -> None:
+        if not isinstance(pages, LocalScenarioPages):
+            pages, page_opened = _browser_pages(pages, page_opened)
         self.scenarios = [replayable(s) for s in scenarios]
-        self.base_url, self.browser, self.store = base_url, browser, store
+        self.base_url, self.pages, self.store = base_url, pages, store
         self.run_id = folder.name
         self.folder = folder
         self.page_opened = page_opened
@@ -92,7 +99,7 @@ class ScenarioJob:
         # A crawl for the navigation graph costs seconds: done when the whole folder runs, not for one scenario.
         options = BatchOptions(base_url=self.base_url, out=self.folder, session_reuse=self.session_reuse,
                                crawl=len(self.scenarios) > 1)
-        hooks = BatchHooks(browser=self.browser, run_id=self.run_id, record=self._record,
+        hooks = BatchHooks(pages=self.pages, run_id=self.run_id, record=self._record,
                            page_opened=self.page_opened, should_stop=lambda: control.cancel_requested,
                            scenario_ended=self._scenario_ended)
         control.report(f"Starting {len(self.scenarios)} scenario(s)", 0.0)
@@ -168,3 +175,54 @@ class ScenarioJob:
             log.warning("the run's report could not be written: %s", error)
             return None
         return written
+
+
+def _browser_pages(browser: Any, shown: Callable[[Any], None] | None,
+                   ) -> tuple[LocalScenarioPages, Callable[[PageDriver], None] | None]:
+    """Pages in fresh contexts of a browser someone else owns (the live session's, as a caller that has not moved to
+    LocalScenarioPages gives it), and `shown` told of each page as that caller knows pages."""
+    from studio.browser.fleet import BrowserFleet
+    from studio.runtime import EngineRuntime
+    from studio.settings import StudioSettings
+
+    runtime = EngineRuntime(StudioSettings(), record=False, fleet=BrowserFleet.sharing(browser))
+    pages = LocalScenarioPages(runtime.open_page)
+    if shown is None:
+        return pages, None
+    show = shown
+    return pages, lambda driver: show(driver.page)
+
+
+class BatchJob:
+    """`studio run` as a job of the runtime: the batch on `pages` (the runtime's fleet), its lines through `say`. A
+    run that could not start (an MCP server or the browsers not answering) keeps its error in `error`; one the runner
+    had to end (an engine error) says why in `failure`."""
+
+    label = "Goal scenarios"
+
+    def __init__(self, scenarios: list[Scenario], options: BatchOptions, say: Callable[[str], None],
+                 pages: LocalScenarioPages) -> None:
+        self.scenarios, self.options, self.say, self.pages = scenarios, options, say, pages
+        self.run_id = ScenarioJob.new_run_id()
+        self.batch: BatchResult | None = None
+        self.error: BatchError | BrowserError | None = None
+        self.failure: str | None = None
+
+    @property
+    def job_id(self) -> str | None:
+        return None
+
+    async def run(self, control: JobControl) -> BatchResult | None:
+        control.claim(self.run_id)
+        hooks = BatchHooks(pages=self.pages, run_id=self.run_id, should_stop=lambda: control.cancel_requested)
+        try:
+            self.batch = await run_batch(self.scenarios, self.options, self.say, hooks)
+        except (BatchError, BrowserError) as error:
+            self.error = error
+        return self.batch
+
+    def record_end(self, job_id: str, status: str, message: str) -> BatchResult | None:
+        """The runner stopped the run (Ctrl+C, an error): the batch keeps what finished."""
+        if status != "cancelled":
+            self.failure = message
+        return self.batch

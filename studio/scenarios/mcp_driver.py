@@ -6,10 +6,12 @@ ui.capture.screenshot. The server has one browser context, so its scenarios run 
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
+from studio.browser.fleet import FleetMember
 from studio.scenarios.mcp_client import McpToolError, McpTools
 from studio.scenarios.observe import Observation, holds_in
 from studio.scenarios.planner import Action
@@ -24,15 +26,25 @@ def web_tools(url: str) -> McpTools:
     return McpTools(url, "MCP-Web", START)
 
 
-class McpDriver:
-    """One scenario's page on the MCP-Web server; the connection is closed with close()."""
+class McpScenarioPage:
+    """One scenario's page on the MCP-Web server; the connection is closed with close(). The server's browser is its
+    own: no trace, no HTML, no browser of the studio's fleet to lose."""
 
-    def __init__(self, tools: McpTools, fresh: bool) -> None:
-        self.tools, self._fresh, self._url = tools, fresh, "about:blank"
+    member: FleetMember | None = None
+
+    def __init__(self, tools: McpTools, fresh: bool, where: str) -> None:
+        self.tools, self._fresh, self._url, self.where = tools, fresh, "about:blank", where
 
     @property
     def url(self) -> str:
         return self._url
+
+    async def went_away(self) -> bool:
+        return False
+
+    @property
+    def closed(self) -> bool:
+        return False
 
     def _at(self, answer: dict) -> None:
         self._url = str(answer.get("currentUrl") or answer.get("url") or self._url)
@@ -77,27 +89,40 @@ class McpDriver:
         shot = await self.tools.tool("ui.capture.screenshot", {})
         path.write_bytes(base64.b64decode(str(shot["base64"])))
 
+    async def start_trace(self) -> bool:
+        return False
+
+    async def stop_trace(self, path: Path | None) -> None:
+        return None
+
+    async def html(self) -> str | None:
+        return None
+
     async def close(self) -> None:
         await self.tools.__aexit__()
 
 
-class McpDrivers:
+class McpScenarioPages:
     """Pages on the MCP-Web server at `url`: a connection per scenario, each starting a fresh browser context."""
 
     def __init__(self, url: str) -> None:
         self.url = url
+
+    def can_move(self, member: FleetMember | None) -> bool:
+        return False
 
     async def check(self) -> None:
         """Raise McpToolError (one line: which server, what to start) unless an MCP-Web server answers at url."""
         async with web_tools(self.url) as tools:
             tools.need(WEB_TOOLS)
 
-    async def open(self, viewport: dict[str, int], state: Path | None) -> McpDriver:
+    async def open(self, viewport: tuple[int, int], state: Path | None,
+                   exclude: Iterable[FleetMember] = ()) -> McpScenarioPage:
         tools = await web_tools(self.url).__aenter__()
         try:
             if state is not None:  # a state session.save wrote on the server, by its name
                 await tools.tool("session.load", {"stateId": state.stem})
-            return McpDriver(tools, fresh=state is None)
+            return McpScenarioPage(tools, fresh=state is None, where=self.url)
         except McpToolError:
             await tools.__aexit__()
             raise

@@ -1,10 +1,12 @@
 """The navigation graph path optimality is measured on: pages (normalised paths, as a run's urlHistory holds them) as
 nodes, "one action gets you from here to there" as edges — built by the studio itself, not written by hand.
 
-- A bounded same-origin crawl from the scenarios' start pages, in its own browser context: every link (a[href]) is
-  followed, breadth first, and the edge goes to the page it *lands on* (a link to a page behind a sign-in that lands
-  on the sign-in page is no shortcut); then, while the budget lasts, buttons outside forms that navigate are found by
-  clicking them in a throwaway page. Limits: depth, pages loaded, a time budget. Sign-out links and buttons that look like they change data are never used.
+- A bounded same-origin crawl from the scenarios' start pages, on a page of its own the runtime hands out (a fresh
+  context): every link (a[href]) is followed, breadth first, and the edge goes to the page it *lands on* (a link to a
+  page behind a sign-in that lands on the sign-in page is no shortcut); then, while the budget lasts, buttons outside
+  forms that navigate are found by clicking them (through the action layer, PageDriver.do), the page loaded again
+  after each one that navigated. Limits: depth, pages loaded, a time budget. Sign-out links and buttons that look
+  like they change data are never used.
 - A second crawl with a signed-in storage state, when the public crawl met pages it was turned away from: it adds the
   edges of pages the public crawl could not see (a page the public reaches keeps the edges the public has, so a
   cold sign-in run is not measured against shortcuts only a signed-in user has).
@@ -25,8 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-from playwright.async_api import Browser, Page
-from playwright.async_api import Error as PlaywrightError
+from studio.browser.contexts import ContextOptions
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
+from studio.scenarios.driver import OpenPage
 
 Edge = tuple[str, str]
 
@@ -115,9 +119,9 @@ def _same_origin(base: str, href: str, here: str) -> str | None:
 class Crawler:
     """A breadth-first crawl on one page of its own context; `public` says which pages keep their edges."""
 
-    def __init__(self, browser: Browser, base_url: str, limits: CrawlLimits, storage_state: str | None = None,
+    def __init__(self, open_page: OpenPage, base_url: str, limits: CrawlLimits, storage_state: str | None = None,
                  public: set[str] | None = None) -> None:
-        self.browser, self.base, self.limits, self.state = browser, base_url, limits, storage_state
+        self.open_page, self.base, self.limits, self.state = open_page, base_url, limits, storage_state
         self.public = public or set()  # pages a public crawl saw: a signed-in crawl adds no edges from them
         self.graph = NavGraph()
         self.loads = 0
@@ -129,12 +133,14 @@ class Crawler:
     def _spent(self) -> bool:
         return self.loads >= self.limits.pages or time.monotonic() > self.deadline
 
-    async def _load(self, page: Page, url: str) -> str | None:
+    async def _load(self, page: PageDriver, url: str) -> str | None:
         self.loads += 1
         try:
-            await page.goto(url, wait_until="load", timeout=10_000)
-        except PlaywrightError as error:
-            self.failure = f"{url}: {(str(error).strip().splitlines() or ['no answer'])[0]}"
+            await page.navigate(url, wait_until="load", timeout_ms=10_000)
+        except RaceError as error:
+            if error.kind == "context_closed":
+                raise
+            self.failure = f"{url}: {(error.message.strip().splitlines() or ['no answer'])[0]}"
             return None
         landed = path_of(page.url)
         self.landed[url] = landed
@@ -142,20 +148,16 @@ class Crawler:
             self.graph.gated.add(url)
         return landed
 
-    async def _links(self, page: Page) -> list[str]:
-        try:
-            found = await page.eval_on_selector_all("a[href]", LINKS_JS)
-        except PlaywrightError:
-            return []
+    async def _links(self, page: PageDriver) -> list[str]:
+        found = await page.evaluate_on("a[href]", LINKS_JS, every=True) or []
         urls = [_same_origin(self.base, href, page.url) for href, text in found
                 if not LEAVES.search(href) and not LEAVES.search(text)]
         return list(dict.fromkeys(u for u in urls if u))
 
     async def run(self, starts: list[str]) -> NavGraph:
         self.deadline = time.monotonic() + self.limits.seconds
-        context = await self.browser.new_context(viewport={"width": 1280, "height": 720}, storage_state=self.state)
+        page = await self.open_page(ContextOptions(storage_state=self.state))
         try:
-            page = await context.new_page()
             queue: deque[tuple[str, int]] = deque()
             expanded: set[str] = set()
             for url in starts:
@@ -165,23 +167,23 @@ class Crawler:
                 if landed is not None and landed not in expanded:
                     expanded.add(landed)
                     self.graph.pages.add(landed)
-                    await self._expand(context, page, url, landed, 0, queue, expanded)
+                    await self._expand(page, url, landed, 0, queue, expanded)
             while queue and not self._spent():
                 url, depth = queue.popleft()
                 landed = await self._load(page, url)
                 if landed is not None:
-                    await self._expand(context, page, url, landed, depth, queue, expanded)
+                    await self._expand(page, url, landed, depth, queue, expanded)
             for url, here in self.to_click:  # buttons after every link: they cost a load each, links come first
                 if self._spent():
                     break
-                for landed in await self._buttons(context, url, here):
+                for landed in await self._buttons(page, url, here):
                     self.graph.pages.add(landed)
                     self.graph.edges.add((here, landed))
         finally:
-            await context.close()
+            await page.close()
         return self.graph
 
-    async def _expand(self, context: Any, page: Page, url: str, here: str, depth: int,
+    async def _expand(self, page: PageDriver, url: str, here: str, depth: int,
                       queue: deque[tuple[str, int]], expanded: set[str]) -> None:
         """Follow the links of `page` (loaded from `url`, on path `here`); its buttons are tried after the links."""
         adds_edges = here not in self.public
@@ -204,43 +206,49 @@ class Crawler:
         if adds_edges and self.limits.buttons_per_page > 0:
             self.to_click.append((url, here))
 
-    async def _buttons(self, context: Any, url: str, here: str) -> set[str]:
-        """The pages buttons of `url` lead to, clicked one by one in a throwaway page (reloaded after a navigation)."""
+    async def _buttons(self, page: PageDriver, url: str, here: str) -> set[str]:
+        """The pages buttons of `url` lead to, clicked one by one (the page loaded again after a navigation); the
+        crawl's page is free for them once every link was followed."""
         found: set[str] = set()
-        page = await context.new_page()
-        try:
-            names: list[str] = []
-            fresh = True
-            for index in range(self.limits.buttons_per_page):
-                if self._spent():
+        names: list[str] = []
+        fresh = True
+        for index in range(self.limits.buttons_per_page):
+            if self._spent():
+                break
+            if fresh:
+                if await self._load(page, url) != here:
                     break
-                if fresh:
-                    if await self._load(page, url) != here:
-                        break
-                    names = await page.evaluate(BUTTONS_JS, self.limits.buttons_per_page)
-                    fresh = False
-                if index >= len(names):
-                    break
-                if LEAVES.search(names[index]) or CHANGES_DATA.search(names[index]):
-                    continue
                 try:
-                    await page.locator(f'[data-pfs-crawl="{index}"]').first.click(timeout=1_000)
-                    await page.wait_for_url(lambda u: path_of(u) != here, timeout=self.limits.click_wait_ms)
-                except PlaywrightError:
-                    continue  # it did not navigate (an accordion, a menu, a dialog)
-                landed = path_of(page.url)
-                if _same_origin(self.base, page.url, page.url):
-                    found.add(landed)
-                fresh = True
-        finally:
-            await page.close()
+                    names = await page.evaluate(BUTTONS_JS, self.limits.buttons_per_page, during="listing buttons")
+                except RaceError as error:
+                    if error.kind == "context_closed":
+                        raise
+                    break
+                fresh = False
+            if index >= len(names):
+                break
+            if LEAVES.search(names[index]) or CHANGES_DATA.search(names[index]):
+                continue
+            try:
+                clicked = await page.do("click", f'[data-pfs-crawl="{index}"]', timeout_ms=1_000)
+            except RaceError as error:
+                if error.kind == "context_closed":
+                    raise
+                continue
+            if not clicked.acted or not await page.wait_for_url(lambda u: path_of(u) != here,
+                                                                 timeout_ms=self.limits.click_wait_ms):
+                continue  # it did not navigate (an accordion, a menu, a dialog)
+            if _same_origin(self.base, page.url, page.url):
+                found.add(path_of(page.url))
+            fresh = True
         return found
 
 
-async def crawl(browser: Browser, base_url: str, starts: list[str], limits: CrawlLimits | None = None,
+async def crawl(open_page: OpenPage, base_url: str, starts: list[str], limits: CrawlLimits | None = None,
                 storage_state: str | None = None, public: set[str] | None = None) -> NavGraph:
-    """Crawl from the start URLs; with `storage_state` (a signed-in state) only pages not in `public` add edges."""
-    crawler = Crawler(browser, base_url, limits or CrawlLimits(), storage_state, public)
+    """Crawl from the start URLs on a page `open_page` hands out; with `storage_state` (a signed-in state) only pages
+    not in `public` add edges. Raises CrawlError when no start page loads (BrowserError when no page can be opened)."""
+    crawler = Crawler(open_page, base_url, limits or CrawlLimits(), storage_state, public)
     started = time.monotonic()
     graph = await crawler.run(starts)
     if not graph.pages:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 from pydantic import BaseModel, Field
 
+from studio.models.locator import LocatorSpec, LocatorStep
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
 from studio.scenarios.spec import Condition, ElementRef
 
 MAX_NODES = 50
@@ -110,19 +111,17 @@ class Observation(BaseModel):
         return next((n for n in self.nodes if n.id == node_id), None)
 
 
-async def observe(page: Page, limit: int = MAX_NODES) -> Observation:
-    """The page now; a page that is navigating is read once it has loaded (three tries)."""
+async def observe(page: PageDriver, limit: int = MAX_NODES) -> Observation:
+    """The page now; a page that is navigating is read once it has loaded (three tries). RaceError when it cannot be
+    read (closed, not answering, or still between documents after the tries)."""
     for attempt in range(3):
         try:
-            raw: dict[str, Any] = await page.evaluate(OBSERVE_JS, limit)
+            raw: dict[str, Any] = await page.evaluate(OBSERVE_JS, limit, during="observing the page")
             return Observation.model_validate(raw)
-        except PlaywrightError:
-            if attempt == 2:
+        except RaceError as error:
+            if attempt == 2 or error.kind in ("context_closed", "page_unresponsive"):
                 raise
-            try:
-                await page.wait_for_load_state("load", timeout=5_000)
-            except PlaywrightError:
-                pass
+            await page.wait_for_load("load", timeout_ms=5_000)
     raise AssertionError("unreachable")
 
 
@@ -143,7 +142,7 @@ def node_selector(node_id: str) -> str:
     return f'[data-pfs-node="{node_id}"]'
 
 
-async def holds(page: Page, observation: Observation, condition: Condition) -> bool:
+async def holds(page: PageDriver, observation: Observation, condition: Condition) -> bool:
     """Whether `condition` holds on the page now (headings compared without case, as a tester reads them)."""
     seen = holds_in(observation, condition)
     if seen is not None:
@@ -162,14 +161,14 @@ def holds_in(observation: Observation, condition: Condition) -> bool | None:
     return None
 
 
-async def _visible(page: Page, ref: ElementRef) -> bool:
+def element_target(ref: ElementRef) -> LocatorSpec:
+    """An element_visible condition's element as a locator: by test id, else by role (and name), else by text."""
     if ref.testId is not None:
-        locator = page.get_by_test_id(ref.testId)
-    elif ref.role is not None:
-        locator = page.get_by_role(ref.role, name=ref.name) if ref.name else page.get_by_role(ref.role)  # type: ignore[arg-type]
-    else:
-        locator = page.get_by_text(ref.text or "")
-    try:
-        return await locator.first.is_visible()
-    except PlaywrightError:
-        return False
+        return LocatorSpec(steps=[LocatorStep(kind="test_id", value=ref.testId)], strategy="test_id")
+    if ref.role is not None:
+        return LocatorSpec(steps=[LocatorStep(kind="role", role=ref.role, name=ref.name or None)], strategy="role")
+    return LocatorSpec(steps=[LocatorStep(kind="text", value=ref.text or "")], strategy="text")
+
+
+async def _visible(page: PageDriver, ref: ElementRef) -> bool:
+    return await page.is_visible(element_target(ref))

@@ -5,7 +5,10 @@ drawn at random except the run's own.
 Besides the seed's fields: `runNumber` (the n-th run of a scenario in this batch, on scenario_start, step and
 scenario_end, so that the steps of runs going on at once are told apart), a step's `screenshot` and a
 scenario_end's `screenshots`, `trace` and `domSnapshot` (paths relative to the log's folder, present only when taken),
-and a step's `blocked` (what stood in the way of its action: a sentence and the race preflight's facts)."""
+a step's `blocked` (what stood in the way of its action: a sentence and the race preflight's facts), a scenario_end's
+`browser` (where its page ran: a browser server's endpoint, a local browser's path, an MCP-Web server) and, when a
+first try was lost with its browser and the run was tried once more elsewhere, a `scenario_retry` record between the
+two tries (the lost try's browser, why, its steps so far) and the end's `retriedFrom` (the browser it was lost on)."""
 
 from __future__ import annotations
 
@@ -90,6 +93,10 @@ class RunLog:
                     "tokens": result.tokens, "message": result.message, "clicks": result.clicks,
                     "urlHistory": result.url_history, "hintsUsed": result.hints_used,
                     "reusedSession": result.reused_session, "runNumber": result.run_number}
+        if result.browser is not None:
+            record["browser"] = result.browser
+        if result.retried_from is not None:
+            record["retriedFrom"] = result.retried_from
         if result.screenshots:
             record["screenshots"] = list(result.screenshots)
         if result.trace is not None:
@@ -99,6 +106,11 @@ class RunLog:
         # What run_end's metrics are computed from: the record as the log will hold it (JSON types).
         self.ended.append(json.loads(json.dumps(record)))
         self.write(record)
+
+    def scenario_retry(self, scenario_id: str, lost: ScenarioResult) -> None:
+        """A try lost with its browser, run once more on another one (its steps are not the run's)."""
+        self.write({"type": "scenario_retry", "scenarioId": scenario_id, "runNumber": lost.run_number,
+                    "browser": lost.browser, "message": lost.message, "steps": lost.steps})
 
     def run_end(self, pass_rate: float, total_duration: float, nav_graph: dict[str, Any] | None = None) -> None:
         """`nav_graph`: the whole graph when the scenarios' end added to it (a signed-in crawl)."""

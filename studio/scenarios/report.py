@@ -205,7 +205,8 @@ the navigation graph (dotted where no run took it). {html.escape(_graph_note(rec
 def _runs(records: list[dict[str, Any]]) -> dict[str, list[tuple[dict[str, Any], list[dict[str, Any]]]]]:
     """Each scenario's runs in the order they ended: (scenario_end, its steps). A step belongs to the run of its
     scenario and runNumber that started first and has not ended (runs going on at once have their own numbers; a
-    log from before runNumber has none, and its runs of one scenario are taken one after the other)."""
+    log from before runNumber has none, and its runs of one scenario are taken one after the other). The steps of a
+    try lost with its browser (a scenario_retry record) are not the run's: its retry's are."""
     running: dict[tuple[str, Any], list[list[dict[str, Any]]]] = defaultdict(list)
     runs: dict[str, list[tuple[dict[str, Any], list[dict[str, Any]]]]] = defaultdict(list)
     for record in records:
@@ -217,6 +218,8 @@ def _runs(records: list[dict[str, Any]]) -> dict[str, list[tuple[dict[str, Any],
             if not running[key]:
                 running[key].append([])
             running[key][0].append(record)
+        elif kind == "scenario_retry" and running[key]:
+            running[key][0].clear()
         elif kind == "scenario_end":
             runs[key[0]].append((record, running[key].pop(0) if running[key] else []))
     return runs

@@ -8,21 +8,23 @@ never share cookies by accident. Everything a run did is in its ScenarioResult a
 from __future__ import annotations
 
 import inspect
+import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from playwright.async_api import Browser, Page
-from playwright.async_api import Error as PlaywrightError
-
+from studio.browser.errors import BrowserError, first_line
+from studio.browser.fleet import FleetMember
+from studio.llm import LanguageModel
+from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.scenarios.capture import ARTIFACTS, RunCapture
 from studio.scenarios.data_tools import DataToolError, DataTools
-from studio.scenarios.driver import DataCalls, DataSource, Drivers, LocalDrivers, PageDriver
+from studio.scenarios.driver import DataCalls, DataSource, LocalScenarioPage, ScenarioPage, ScenarioPages
 from studio.scenarios.expressions import parse_expression
 from studio.scenarios.metrics import (
     StepTrace,
@@ -32,13 +34,13 @@ from studio.scenarios.metrics import (
     stagnation,
     time_to_first_action,
 )
-from studio.scenarios.observe import Observation
-from studio.llm import LanguageModel
 from studio.scenarios.model_planner import CostExceeded, ModelPlanner
+from studio.scenarios.observe import Observation
 from studio.scenarios.planner import DeterministicPlanner, credentials, redacted
 from studio.scenarios.records import RunLog
 from studio.scenarios.spec import REFERENCE, McpCall, Scenario, lookup
 
+log = logging.getLogger(__name__)
 
 MAX_LATE_LOOKS = 3
 
@@ -61,6 +63,9 @@ class ScenarioResult:
     trace: str | None = None  # the kept Playwright trace, relative to the log's folder
     dom_snapshot: str | None = None  # the page's HTML on success (dom_snapshot_on_success), relative
     run_number: int = 1  # the n-th run of this scenario in the batch (its artifacts folder is <id>-<n>)
+    browser: str | None = None  # where its page ran (an endpoint, a browser's path, an MCP-Web server)
+    retried_from: str | None = None  # the browser a first try was lost with, when this is the retry
+    lost: FleetMember | None = field(default=None, repr=False)  # the fleet's browser that went away under it
 
     def metrics(self, shortest: int | None = None) -> dict[str, Any]:
         return {"entropy": click_entropy(self.clicks), "backtracks": backtracks(self.url_history),
@@ -104,78 +109,113 @@ def start_url(scenario: Scenario, base_url: str) -> str:
 
 
 class ScenarioRunner:
-    """Runs scenarios on one Browser against the app at `base_url`, writing to `log` and artifacts under `out`
-    (`drivers`: pages from elsewhere than `browser`; `data`: the data calls' client, default DataTools on the app;
-    `trace`: a Playwright trace of every run, besides the ones the scenarios' capture asks for)."""
+    """Runs scenarios on pages from `pages` against the app at `base_url`, writing to `log` and artifacts under `out`
+    (`data`: the data calls' client, default DataTools on the app; `trace`: a Playwright trace of every run, besides
+    the ones the scenarios' capture asks for).
 
-    def __init__(self, browser: Browser | None, base_url: str, log: RunLog, out: Path, session_reuse: bool = False,
-                 model: LanguageModel | None = None, drivers: Drivers | None = None,
-                 data: DataSource | None = None, trace: bool = False) -> None:
-        self.browser, self.base_url, self.log, self.out = browser, base_url, log, out
-        if drivers is None:
-            assert browser is not None, "a ScenarioRunner needs a browser or drivers"
-            drivers = LocalDrivers(browser)
-        self.drivers = drivers
+    A run whose browser went away (a browser server that stopped) is run once more on another browser when the
+    pages can place it elsewhere; the log says so (a scenario_retry record, and `retriedFrom` on its end)."""
+
+    def __init__(self, pages: ScenarioPages, base_url: str, log: RunLog, out: Path, session_reuse: bool = False,
+                 model: LanguageModel | None = None, data: DataSource | None = None, trace: bool = False) -> None:
+        self.pages, self.base_url, self.log, self.out = pages, base_url, log, out
         self.data: DataSource = data or (lambda: DataTools(self.base_url))
         self.session_reuse = session_reuse
         self.trace = trace
         self.runs: dict[str, int] = {}  # scenario id -> runs started, numbering each run's artifacts folder
         self.model = model  # None: the deterministic planner
         self.saved_states: dict[str, Path] = {}  # session.save names -> storage state files
-        self.page_opened: Callable[[Page], None] | None = None  # the studio shows each scenario's page live
+        self.page_opened: Callable[[PageDriver], None] | None = None  # the studio shows each scenario's page live
+        self.retrying: Callable[[ScenarioResult], None] | None = None  # told when a lost run is run again
         self.stop_requested: Callable[[], bool] = lambda: False  # checked before every step (the tester's Cancel)
         self.keep_signed_in = False  # keep the first signed-in state a successful run ends with (for a crawl)
         self.signed_in_state: Path | None = None
 
     async def run(self, scenario: Scenario) -> ScenarioResult:
         number = self.runs[scenario.id] = self.runs.get(scenario.id, 0) + 1
+        self.log.scenario_start(scenario.id, number)
+        result = await self._attempt(scenario, number)
+        lost_on = result.lost
+        if lost_on is not None and self.pages.can_move(lost_on) and not self.stop_requested():
+            self.log.scenario_retry(scenario.id, result)
+            if self.retrying is not None:
+                self.retrying(result)
+            retried_from = result.browser
+            result = await self._attempt(scenario, number, exclude=[lost_on])
+            result.retried_from = retried_from
+        self.log.scenario_end(scenario.id, result)
+        return result
+
+    async def _attempt(self, scenario: Scenario, number: int, exclude: Iterable[FleetMember] = ()) -> ScenarioResult:
+        """One try of the scenario on a fresh page: preconditions, the goal loop, postconditions, captures."""
         result = ScenarioResult(scenario.id, run_number=number)
         capture = RunCapture(scenario, self.out / ARTIFACTS / f"{scenario.id}-{number}", self.log.path.parent,
                              trace=self.trace)
         started = time.monotonic()
-        self.log.scenario_start(scenario.id, number)
         variables: dict[str, Any] = {}
-        context: PageDriver | None = None
+        page: ScenarioPage | None = None
         try:
             async with self.data() as data:
                 try:
                     load = await self._calls(scenario.preconditions, data, variables, None)
-                    context = await self._context(scenario, load or self._reusable(scenario, variables), result)
-                    await capture.start(context)
-                    page = getattr(context, "page", None)
-                    if self.page_opened is not None and page is not None:
-                        self.page_opened(page)
-                    await self._reach_goal(scenario, context, variables, result, started, capture)
-                except (DataToolError, KeyError, PlaywrightError, RaceError) as error:
-                    result.status, result.message = "error", str(error).splitlines()[0]
+                    page = await self._open(scenario, load or self._reusable(scenario, variables), result, exclude)
+                    await capture.start(page)
+                    if self.page_opened is not None and isinstance(page, LocalScenarioPage):
+                        self.page_opened(page.driver)
+                    await self._reach_goal(scenario, page, variables, result, started, capture)
+                except (DataToolError, KeyError, RaceError, BrowserError) as error:
+                    result.status, result.message = "error", first_line(error)
+                except Exception as error:  # noqa: BLE001 - one run's failure ends that run, never the batch
+                    if page is None or not await page.went_away():
+                        log.exception("scenario %s failed", scenario.id)
+                    result.status, result.message = "error", f"{type(error).__name__}: {first_line(error)}"
                 finally:
-                    result.dom_snapshot = await capture.end(context, result.status)
+                    await self._lost(page, result)
+                    result.dom_snapshot = await capture.end(page, result.status)
                     try:
-                        await self._calls(scenario.postconditions, data, variables, context)
-                    except (DataToolError, KeyError, PlaywrightError) as error:
+                        await self._calls(scenario.postconditions, data, variables, page)
+                    except (DataToolError, KeyError, RaceError) as error:
                         if result.status == "success":
                             result.status, result.message = "error", f"a postcondition failed: {error}"
-                    if result.status == "success" and context is not None and (
-                            self.session_reuse or scenario.context.session_reuse):
-                        key = _signed_in_as(variables)
-                        self.saved_states[key] = await self._save_state(context, key)
-                    if (result.status == "success" and context is not None and self.keep_signed_in
-                            and self.signed_in_state is None and credentials(variables)):
-                        self.signed_in_state = await self._save_state(context, "signed-in-for-crawl")
+                    await self._keep_states(scenario, page, variables, result)
         finally:
-            if context is not None:
-                result.trace = await capture.stop(context, result.status)
-                await context.close()
+            if page is not None:
+                result.trace = await capture.stop(page, result.status)
+                await page.close()
             result.screenshots = list(capture.screenshots)
             result.duration = round(time.monotonic() - started, 2)
-            self.log.scenario_end(scenario.id, result)
         return result
 
-    async def _context(self, scenario: Scenario, load: str | None, result: ScenarioResult) -> PageDriver:
-        viewport = {"width": scenario.context.viewport.width, "height": scenario.context.viewport.height}
+    async def _lost(self, page: ScenarioPage | None, result: ScenarioResult) -> None:
+        """A run that did not succeed because its browser went away says so, and where."""
+        if page is None or result.status == "success" or not await page.went_away():
+            return
+        said = f" ({result.message})" if result.message else ""
+        result.status, result.message = "error", f"the browser at {page.where} went away during the run{said}"
+        result.lost = page.member
+
+    async def _keep_states(self, scenario: Scenario, page: ScenarioPage | None, variables: dict[str, Any],
+                           result: ScenarioResult) -> None:
+        """A successful run's signed-in state: for session reuse, and the first one for a signed-in crawl."""
+        if result.status != "success" or page is None:
+            return
+        try:
+            if self.session_reuse or scenario.context.session_reuse:
+                key = _signed_in_as(variables)
+                self.saved_states[key] = await self._save_state(page, key)
+            if self.keep_signed_in and self.signed_in_state is None and credentials(variables):
+                self.signed_in_state = await self._save_state(page, "signed-in-for-crawl")
+        except (RaceError, DataToolError, KeyError) as error:  # the next run signs in again
+            log.warning("the signed-in state of %s could not be saved: %s", scenario.id, error)
+
+    async def _open(self, scenario: Scenario, load: str | None, result: ScenarioResult,
+                    exclude: Iterable[FleetMember]) -> ScenarioPage:
+        viewport = (scenario.context.viewport.width, scenario.context.viewport.height)
         state = self.saved_states.get(load or "")
         result.reused_session = state is not None
-        return await self.drivers.open(viewport, state)
+        page = await self.pages.open(viewport, state, exclude)
+        result.browser = page.where or None
+        return page
 
     def _reusable(self, scenario: Scenario, variables: dict[str, Any]) -> str | None:
         """The signed-in state saved for this scenario's test user, when session reuse is on (the seed's fast path;
@@ -185,13 +225,13 @@ class ScenarioRunner:
         key = _signed_in_as(variables)
         return key if key in self.saved_states else None
 
-    async def _save_state(self, context: PageDriver, name: str) -> Path:
+    async def _save_state(self, page: ScenarioPage, name: str) -> Path:
         folder = self.out / "sessions"
         folder.mkdir(parents=True, exist_ok=True)
-        return await context.save_state(folder / f"{name}.json")
+        return await page.save_state(folder / f"{name}.json")
 
     async def _calls(self, calls: list[McpCall], data: DataCalls, variables: dict[str, Any],
-                     context: PageDriver | None) -> str | None:
+                     context: ScenarioPage | None) -> str | None:
         """Run pre- or postconditions; returns a session.load name to start the browser with."""
         load = None
         for call in calls:
@@ -211,7 +251,7 @@ class ScenarioRunner:
                 else:
                     raise KeyError(f"{call.mcp} acts on the page; use it as a step of the goal, not a {call.name!r} "
                                    "condition")
-            except (DataToolError, KeyError, PlaywrightError):
+            except (DataToolError, KeyError, RaceError):
                 if call.on_failure == "ignore":
                     continue
                 raise
@@ -219,8 +259,8 @@ class ScenarioRunner:
                 variables[call.store_as] = value
         return load
 
-    async def _reach_goal(self, scenario: Scenario, page: PageDriver, variables: dict[str, Any], result: ScenarioResult,
-                          started: float, capture: RunCapture) -> None:
+    async def _reach_goal(self, scenario: Scenario, page: ScenarioPage, variables: dict[str, Any],
+                          result: ScenarioResult, started: float, capture: RunCapture) -> None:
         limits = scenario.constraints
         await page.goto(start_url(scenario, self.base_url))
         loaded_at = time.monotonic()
@@ -295,7 +335,7 @@ class ScenarioRunner:
                           result.hints_used, scenario.id, run_number=result.run_number, blocked=blocked,
                           screenshot=await capture.step(page, result.steps))
 
-    async def _met(self, page: PageDriver, observation: Observation, scenario: Scenario) -> bool:
+    async def _met(self, page: ScenarioPage, observation: Observation, scenario: Scenario) -> bool:
         success = scenario.goal.success
         checks = [await page.holds(observation, c) for c in success.conditions]
         return all(checks) if success.mode == "all" else any(checks)

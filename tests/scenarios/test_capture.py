@@ -1,7 +1,8 @@
 """What a scenario run keeps of itself, with a real Chromium against the embedded demo: screenshots per step and of
 the end state as the scenario's observability.capture asks, referenced from the JSONL log; a Playwright trace with
 --trace or when the scenario's capture asks for one (trace_on_failure); the report's drill-down showing the
-screenshots, linked beside it; and a click the race preflight finds blocked, recorded on its step with the facts."""
+screenshots, linked beside it; and a click the race preflight finds blocked, recorded on its step with the facts.
+The runs skip the navigation crawl (--no-crawl): what is captured does not depend on it."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def search_scenario(tmp_path: Path, capture: list[str]) -> Path:
 def test_screenshots_per_step_are_referenced_from_the_log_and_the_report(browser_info, tmp_path):
     path = search_scenario(tmp_path, ["screenshot_on_step", "screenshot_on_success", "dom_snapshot_on_success"])
     out = tmp_path / "out"
-    done = studio("run", str(path), "--demo", "--repeat", "2", "--parallel", "2", "--out", str(out))
+    done = studio("run", str(path), "--demo", "--repeat", "2", "--parallel", "2", "--no-crawl", "--out", str(out))
     assert done.returncode == 0, done.stdout + done.stderr
     log = records(out / "results.jsonl")
     steps = [r for r in log if r["type"] == "step"]
@@ -74,7 +75,7 @@ def test_screenshots_per_step_are_referenced_from_the_log_and_the_report(browser
 @pytest.mark.timeout(200)
 def test_the_default_capture_takes_no_screenshot_of_a_success(browser_info, tmp_path):
     path = search_scenario(tmp_path, ["screenshot_on_failure"])
-    done = studio("run", str(path), "--demo", "--out", str(tmp_path / "out"))
+    done = studio("run", str(path), "--demo", "--no-crawl", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stdout + done.stderr
     log = records(tmp_path / "out" / "results.jsonl")
     assert not any("screenshot" in r or "screenshots" in r or "trace" in r for r in log)
@@ -91,7 +92,7 @@ def trace_entries(path: Path) -> list[str]:
 def test_trace_leaves_a_readable_trace_zip_per_scenario_run(browser_info, tmp_path):
     path = search_scenario(tmp_path, ["screenshot_on_failure"])
     out = tmp_path / "out"
-    done = studio("run", str(path), "--demo", "--trace", "--out", str(out))
+    done = studio("run", str(path), "--demo", "--trace", "--no-crawl", "--out", str(out))
     assert done.returncode == 0, done.stdout + done.stderr
     [end] = [r for r in records(out / "results.jsonl") if r["type"] == "scenario_end"]
     assert end["trace"] == "artifacts/search-help-centre-1/trace.zip"
@@ -116,7 +117,7 @@ observability: { capture: [screenshot_on_failure, trace_on_failure] }
 """, encoding="utf-8")
     search = search_scenario(tmp_path, ["trace_on_failure"])
     out = tmp_path / "out"
-    done = studio("run", str(tmp_path / "nowhere.yaml"), str(search), "--demo", "--out", str(out))
+    done = studio("run", str(tmp_path / "nowhere.yaml"), str(search), "--demo", "--no-crawl", "--out", str(out))
     assert done.returncode == 1, done.stdout + done.stderr
     ends = {r["scenarioId"]: r for r in records(out / "results.jsonl") if r["type"] == "scenario_end"}
     failed, passed = ends["reach-nowhere"], ends["search-help-centre"]

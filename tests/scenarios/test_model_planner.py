@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from studio.browser.launcher import BrowserLauncher
 from studio.llm import LanguageModel
 from studio.models.llm import LLMSettings
+from studio.scenarios.driver import LocalScenarioPages
 from studio.scenarios.records import RunLog
 from studio.scenarios.runner import ScenarioRunner
 from studio.scenarios.validation import load_scenario
@@ -27,7 +27,7 @@ def llm():
         yield server
 
 
-async def run(demo, llm, scenario_path: Path, tmp_path: Path, **constraints):
+async def run(demo, runtime, llm, scenario_path: Path, tmp_path: Path, **constraints):
     scenario = load_scenario(scenario_path)
     if constraints:
         scenario = scenario.model_copy(update={"constraints": scenario.constraints.model_copy(update=constraints)})
@@ -35,9 +35,8 @@ async def run(demo, llm, scenario_path: Path, tmp_path: Path, **constraints):
                                         key="sk-test-scenario-DO-NOT-LEAK", backoff_base_s=0.01)
     log = RunLog(tmp_path / "results.jsonl", "run_model")
     try:
-        async with BrowserLauncher() as browser:
-            runner = ScenarioRunner(browser, demo.base_url, log, tmp_path, model=model)
-            return await runner.run(scenario)
+        runner = ScenarioRunner(LocalScenarioPages.on(runtime), demo.base_url, log, tmp_path, model=model)
+        return await runner.run(scenario)
     finally:
         log.close()
         await model.aclose()
@@ -48,11 +47,11 @@ def act(kind: str, reasoning: str = "next", **params) -> dict:
 
 
 async def test_the_model_plans_in_the_seeds_protocol_and_a_broken_answer_is_repaired(demo, llm, tmp_path,
-                                                                                     browser_info):
+                                                                                     runtime):
     llm.queue(text_reply("I think I should search. {not json"))
     llm.queue(json_reply(act("ui.act.type", "search the help centre", nodeId="help-search", text="dispute",
                              submit=True), prompt_tokens=1000, completion_tokens=100))
-    result = await run(demo, llm, SCENARIOS / "smoke" / "search-help-centre.yaml", tmp_path)
+    result = await run(demo, runtime, llm, SCENARIOS / "smoke" / "search-help-centre.yaml", tmp_path)
     assert result.status == "success" and result.steps == 1, result.message
     assert len(llm.requests) == 2 and result.tokens == 100 + 20 + 1000 + 100
     assert result.cost > 0
@@ -64,7 +63,7 @@ async def test_the_model_plans_in_the_seeds_protocol_and_a_broken_answer_is_repa
     assert step["reasoning"] == "model: search the help centre"
 
 
-async def test_credentials_are_filled_in_here_never_sent_to_the_model_nor_logged(demo, llm, tmp_path, browser_info):
+async def test_credentials_are_filled_in_here_never_sent_to_the_model_nor_logged(demo, llm, tmp_path, runtime):
     for reply in (act("ui.act.type", nodeId="email-input", text="${testUser.email}"),
                   act("ui.act.type", nodeId="password-input", text="${testUser.password}"),
                   act("ui.act.click", nodeId="login-button"),
@@ -79,7 +78,7 @@ async def test_credentials_are_filled_in_here_never_sent_to_the_model_nor_logged
     text = text[:text.index("preconditions:")] + own_user + text[text.index("goal:"):]
     scenario = tmp_path / "login.yaml"
     scenario.write_text(text, encoding="utf-8")
-    result = await run(demo, llm, scenario, tmp_path)
+    result = await run(demo, runtime, llm, scenario, tmp_path)
     assert result.status == "success" and result.steps == 6, result.message
     leaked = [request.raw[max(0, request.raw.find(password) - 300):request.raw.find(password) + 50]
               for request in llm.requests if password in request.raw]
@@ -88,9 +87,9 @@ async def test_credentials_are_filled_in_here_never_sent_to_the_model_nor_logged
     assert password not in logged and "••••••••" in logged
 
 
-async def test_a_node_the_page_lacks_falls_back_and_the_cost_cap_halts(demo, llm, tmp_path, browser_info):
+async def test_a_node_the_page_lacks_falls_back_and_the_cost_cap_halts(demo, llm, tmp_path, runtime):
     llm.queue(json_reply(act("ui.act.click", nodeId="no-such-node")))
-    result = await run(demo, llm, SCENARIOS / "smoke" / "search-help-centre.yaml", tmp_path / "a")
+    result = await run(demo, runtime, llm, SCENARIOS / "smoke" / "search-help-centre.yaml", tmp_path / "a")
     assert result.status == "success"  # the deterministic planner searched instead
     step = next(json.loads(line) for line in (tmp_path / "a" / "results.jsonl").read_text().splitlines()
                 if '"step"' in line)
@@ -98,6 +97,6 @@ async def test_a_node_the_page_lacks_falls_back_and_the_cost_cap_halts(demo, llm
 
     llm.reset()
     llm.queue(json_reply(act("ui.act.click", nodeId="nav-help"), prompt_tokens=2_000_000, completion_tokens=10))
-    result = await run(demo, llm, SCENARIOS / "exploration" / "open-an-offer.yaml", tmp_path / "b",
+    result = await run(demo, runtime, llm, SCENARIOS / "exploration" / "open-an-offer.yaml", tmp_path / "b",
                        max_cost_usd=0.01)
     assert result.status == "failure" and "max_cost_usd" in result.message, result.message

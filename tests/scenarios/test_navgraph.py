@@ -10,6 +10,7 @@ from collections import deque
 import aiohttp
 import pytest
 
+from studio.browser.contexts import ContextOptions
 from studio.scenarios.navgraph import Crawler, CrawlError, CrawlLimits, crawl, path_of
 
 pytestmark = pytest.mark.browser
@@ -41,9 +42,9 @@ async def signed_in_state(demo, browser, tmp_path) -> str:
 
 
 @pytest.mark.timeout(240)
-async def test_the_public_and_the_signed_in_crawl_find_the_demos_pages_and_edges(demo, browser, tmp_path):
+async def test_the_public_and_the_signed_in_crawl_find_the_demos_pages_and_edges(demo, browser, runtime, tmp_path):
     start = demo.base_url + "/login"
-    public = await crawl(browser, demo.base_url, [start], CrawlLimits(seconds=90))
+    public = await crawl(runtime.open_page, demo.base_url, [start], CrawlLimits(seconds=90))
     home = path_of(start)
     assert len(public.pages) >= 4 and len(public.edges) >= len(public.pages) - 1
     assert all(a in public.pages and b in public.pages and a != b for a, b in public.edges)
@@ -54,7 +55,7 @@ async def test_the_public_and_the_signed_in_crawl_find_the_demos_pages_and_edges
     assert public.sources == ["crawl"] and "page(s)" in public.note
 
     state = await signed_in_state(demo, browser, tmp_path)
-    signed = await crawl(browser, demo.base_url, sorted(public.gated), CrawlLimits(seconds=90), storage_state=state,
+    signed = await crawl(runtime.open_page, demo.base_url, sorted(public.gated), CrawlLimits(seconds=90), storage_state=state,
                          public=set(public.pages))
     assert behind <= signed.pages  # the pages behind the sign-in are reached now
     assert signed.edges and not {a for a, _ in signed.edges} & public.pages  # public pages keep their public edges
@@ -65,34 +66,34 @@ async def test_the_public_and_the_signed_in_crawl_find_the_demos_pages_and_edges
 
 
 @pytest.mark.timeout(120)
-async def test_a_button_that_navigates_is_an_edge(demo, browser, tmp_path):
+async def test_a_button_that_navigates_is_an_edge(demo, browser, runtime, tmp_path):
     state = await signed_in_state(demo, browser, tmp_path)
-    crawler = Crawler(browser, demo.base_url, CrawlLimits(seconds=60, buttons_per_page=12), storage_state=state)
+    crawler = Crawler(runtime.open_page, demo.base_url, CrawlLimits(seconds=60, buttons_per_page=12),
+                      storage_state=state)
     crawler.deadline = float("inf")
-    context = await browser.new_context(storage_state=state)
+    page = await runtime.open_page(ContextOptions(storage_state=state))
     try:
         home = demo.base_url + "/dashboard"  # the signed-in home page: a hub of tiles and buttons
-        page = await context.new_page()
-        await page.goto(home)
+        await page.navigate(home)
         here = path_of(page.url)
-        found = await crawler._buttons(context, page.url, here)
+        found = await crawler._buttons(page, page.url, here)
     finally:
-        await context.close()
+        await page.close()
     assert found and here not in found and all(p.startswith("/") for p in found)
 
 
 @pytest.mark.timeout(120)
-async def test_the_limits_hold(demo, browser):
-    crawler = Crawler(browser, demo.base_url, CrawlLimits(pages=4, seconds=60))
+async def test_the_limits_hold(demo, runtime):
+    crawler = Crawler(runtime.open_page, demo.base_url, CrawlLimits(pages=4, seconds=60))
     graph = await crawler.run([demo.base_url + "/help"])
     assert crawler.loads <= 4 and 1 <= len(graph.pages) <= 4
-    shallow = await crawl(browser, demo.base_url, [demo.base_url + "/help"], CrawlLimits(depth=1, seconds=60,
+    shallow = await crawl(runtime.open_page, demo.base_url, [demo.base_url + "/help"], CrawlLimits(depth=1, seconds=60,
                                                                                           buttons_per_page=0))
     assert {a for a, _ in shallow.edges} == {"/help"}  # depth 1: only the start page's links are followed
 
 
 @pytest.mark.timeout(60)
-async def test_a_crawl_that_reaches_nothing_says_why(browser, unused_tcp_port):
+async def test_a_crawl_that_reaches_nothing_says_why(runtime, unused_tcp_port):
     with pytest.raises(CrawlError, match="no start page could be loaded"):
-        await crawl(browser, f"http://127.0.0.1:{unused_tcp_port}", [f"http://127.0.0.1:{unused_tcp_port}/"],
+        await crawl(runtime.open_page, f"http://127.0.0.1:{unused_tcp_port}", [f"http://127.0.0.1:{unused_tcp_port}/"],
                     CrawlLimits(seconds=20))
