@@ -18,6 +18,7 @@ from studio.app.browser_service import BrowserService
 from studio.app.job_service import JobService
 from studio.app.project_service import ProjectService
 from studio.scenarios.batch import scenario_files
+from studio.scenarios.driver import LocalScenarioPages
 from studio.scenarios.job import ScenarioJob, ScenarioRunOutcome, run_folder
 from studio.scenarios.navgraph import edges_in
 from studio.scenarios.spec import Scenario
@@ -140,7 +141,8 @@ class ScenarioService(JobService):
         run_id = ScenarioJob.new_run_id()
         folder = run_folder(project.path, run_id, Path(tempfile.gettempdir()) / "studio-runs")
         job = ScenarioJob([f.scenario for f in files if f.scenario is not None], f"{parts.scheme}://{parts.netloc}",
-                          session.browser, self.store(), folder, page_opened=session.show_page)
+                          LocalScenarioPages.on(self.runtime, in_session=True), self.store(), folder,
+                          page_opened=lambda driver: session.show_page(driver.page))
         self.run_id = run_id
         self.runStarted.emit(run_id, [s.id for s in job.scenarios])
         return await self.run_job(job)

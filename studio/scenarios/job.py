@@ -62,16 +62,13 @@ def replayable(scenario: Scenario) -> Scenario:
 class ScenarioJob:
     """JobWork running `scenarios` against `base_url` on `pages` (each with step screenshots): the live session's,
     `LocalScenarioPages.on(runtime, in_session=True)`, with `page_opened` told of each scenario's PageDriver as it
-    opens. Until the Qt service passes those, a browser given instead (the session's) is wrapped, and `page_opened`
-    is then given the driver's page, as that service shows pages."""
+    opens (the studio shows it in the live view)."""
 
     label = "Goal scenarios"
 
-    def __init__(self, scenarios: list[Scenario], base_url: str, pages: LocalScenarioPages | Any,
-                 store: ScenarioRunStore | None, folder: Path, page_opened: Callable[[Any], None] | None = None,
-                 session_reuse: bool = True) -> None:
-        if not isinstance(pages, LocalScenarioPages):
-            pages, page_opened = _browser_pages(pages, page_opened)
+    def __init__(self, scenarios: list[Scenario], base_url: str, pages: LocalScenarioPages,
+                 store: ScenarioRunStore | None, folder: Path,
+                 page_opened: Callable[[PageDriver], None] | None = None, session_reuse: bool = True) -> None:
         self.scenarios = [replayable(s) for s in scenarios]
         self.base_url, self.pages, self.store = base_url, pages, store
         self.run_id = folder.name
@@ -175,22 +172,6 @@ class ScenarioJob:
             log.warning("the run's report could not be written: %s", error)
             return None
         return written
-
-
-def _browser_pages(browser: Any, shown: Callable[[Any], None] | None,
-                   ) -> tuple[LocalScenarioPages, Callable[[PageDriver], None] | None]:
-    """Pages in fresh contexts of a browser someone else owns (the live session's, as a caller that has not moved to
-    LocalScenarioPages gives it), and `shown` told of each page as that caller knows pages."""
-    from studio.browser.fleet import BrowserFleet
-    from studio.runtime import EngineRuntime
-    from studio.settings import StudioSettings
-
-    runtime = EngineRuntime(StudioSettings(), record=False, fleet=BrowserFleet.sharing(browser))
-    pages = LocalScenarioPages(runtime.open_page)
-    if shown is None:
-        return pages, None
-    show = shown
-    return pages, lambda driver: show(driver.page)
 
 
 class BatchJob:
