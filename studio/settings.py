@@ -21,6 +21,7 @@ from studio.models.llm import JobBudgets, LLMSettings
 log = logging.getLogger(__name__)
 
 MAX_RECENT = 10
+LIVE_VIEW_FPS_ENV = "STUDIO_LIVE_VIEW_FPS"
 
 
 class StudioSettings(BaseModel):
@@ -42,12 +43,16 @@ class StudioSettings(BaseModel):
     workspace_layouts: dict[str, str] = Field(default_factory=dict)
     # Given for one run by `studio gui --allow-file-urls`; excluded, so it is never written to settings.json.
     allow_file_urls: bool = Field(default=False, exclude=True)
+    # At most this many live-view frames a second (None: as fast as Chromium draws, ~50 here, most of a core);
+    # STUDIO_LIVE_VIEW_FPS overrides it (a slow machine, a laptop on battery, a test run).
+    live_view_fps: float | None = Field(default=None, gt=0)
 
     def session_options(self, **overrides: object) -> SessionOptions:
         """SessionOptions for a new browser session built from these settings."""
         values = {"headless": self.headless, "viewport": self.viewport, "browser_path": self.browser_path,
                   "browser_endpoint": configured_endpoint(setting=self.browser_endpoint),
-                  "storage_state": self.storage_state, "allow_file_urls": self.allow_file_urls}
+                  "storage_state": self.storage_state, "allow_file_urls": self.allow_file_urls,
+                  "live_view_fps": _fps_from_env() or self.live_view_fps}
         values.update(overrides)
         return SessionOptions.model_validate(values)
 
@@ -55,6 +60,16 @@ class StudioSettings(BaseModel):
         entry = str(Path(path).resolve())
         self.recent_projects = [entry] + [p for p in self.recent_projects if p != entry]
         del self.recent_projects[MAX_RECENT:]
+
+
+def _fps_from_env() -> float | None:
+    text = os.environ.get(LIVE_VIEW_FPS_ENV, "").strip()
+    try:
+        value = float(text) if text else None
+    except ValueError:
+        log.warning("%s=%r is not a number of frames a second; it is ignored.", LIVE_VIEW_FPS_ENV, text)
+        return None
+    return value if value and value > 0 else None
 
 
 def settings_path() -> Path:

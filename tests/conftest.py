@@ -217,6 +217,14 @@ def _no_browser_unless_marked(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _calm_live_view(monkeypatch):
+    """The live view at 15 frames a second in tests (its cap, STUDIO_LIVE_VIEW_FPS): uncapped, each window's
+    screencast costs the worker's Chromium most of a core, which the other tests of the machine need. The live-view
+    bench and the screencast tests set their own rate."""
+    monkeypatch.setenv("STUDIO_LIVE_VIEW_FPS", "15")
+
+
+@pytest.fixture(autouse=True)
 def _own_settings(monkeypatch, tmp_path_factory):
     """Each test reads and writes its own settings file: a test that saves settings (a login state, a browser
     endpoint) cannot change what later tests in the same worker, or the commands they start, run with."""

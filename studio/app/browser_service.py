@@ -78,7 +78,8 @@ class BrowserService(QObject):
             self.errorOccurred.emit(str(error))
             self.busyChanged.emit(False)
             return None
-        self._screencast = LiveScreencast(session, self._on_frame, max_size=options.viewport)
+        self._screencast = LiveScreencast(session, self._on_frame, max_size=options.viewport,
+                                          max_fps=options.live_view_fps)
         await self._screencast.start()
         self._input = PageInput(session)
         self._input.start()

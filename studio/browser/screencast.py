@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, ScreencastFrame
@@ -30,8 +30,13 @@ class LiveScreencast:
         sink: FrameSink,
         max_size: tuple[int, int] | None = None,
         quality: int = 75,
+        max_fps: float | None = None,
     ) -> None:
         self._session = session
+        # Chromium sends the next frame only once this one is acknowledged: holding the acknowledgement paces the
+        # cast at its source (each frame costs the browser a capture and a JPEG; 60 a second is most of a core).
+        self._min_gap_s = 1.0 / max_fps if max_fps else 0.0
+        self._next_frame_at = 0.0
         self._sink = sink
         self._max_size = max_size or session.options.viewport
         self._quality = quality
@@ -101,14 +106,14 @@ class LiveScreencast:
         except PlaywrightError as error:
             log.debug("screencast stop: %s", error)
 
-    def _on_frame(self, frame: ScreencastFrame) -> None:
+    def _on_frame(self, frame: ScreencastFrame) -> Awaitable[None] | None:
         # Frames reach us out of capture order (measured: about one in eight during a page load, with plain
         # asyncio too). An older frame arriving last would leave the view showing a page state that is gone,
         # e.g. a loading scrim already removed: never go back in time.
         timestamp = frame["timestamp"]
         if timestamp < self._newest_timestamp:
             self.frames_out_of_order += 1
-            return
+            return None
         self._newest_timestamp = timestamp
         self.frames_delivered += 1
         self._sink(
@@ -120,14 +125,20 @@ class LiveScreencast:
             )
         )
         self._frames_since_refresh += 1
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # frames handed over outside a loop (tests of the ordering): nothing to settle or pace
+            return None
         if self._frames_since_refresh >= 2:  # activity (the refresh's own picture can cause one frame: no loop)
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:  # frames handed over outside a loop (tests of the ordering): nothing to settle
-                return
             if self._settle is not None:
                 self._settle.cancel()
             self._settle = loop.call_later(SETTLE_S, self._start_refresh)
+        if not self._min_gap_s:
+            return None
+        now = loop.time()
+        wait = self._next_frame_at - now
+        self._next_frame_at = max(now, self._next_frame_at) + self._min_gap_s
+        return asyncio.sleep(wait) if wait > 0 else None
 
     def _start_refresh(self) -> None:
         self._settle = None

@@ -32,6 +32,9 @@ class SessionOptions(BaseModel):
     allow_file_urls: bool = Field(
         default=False, description="Let this session open file: and data: URLs (--allow-file-urls)."
     )
+    live_view_fps: float | None = Field(
+        default=None, gt=0, description="At most this many live-view frames a second (None: as fast as Chromium draws)."
+    )
 
     @field_validator("viewport")
     @classmethod

@@ -264,14 +264,11 @@ class PageDriver(PageReads):
             await asyncio.wait_for(self.page.keyboard.press(key), self.race.world.timeout_s)
         except TimeoutError as error:
             raise page_unresponsive(f"pressing {key}", self.race.world.timeout_s) from error
-        except PlaywrightError as error:
+        except PlaywrightError as error:  # a key Playwright does not know ("Unknown key"), or the page closed
             if self.page.is_closed():
                 raise context_closed() from error
-            first = str(error).splitlines()[0]
-            if "Unknown key" in first:
-                raise RaceError("bad_input", f"Unknown key {key!r}. Keys are named as in Playwright: 'Enter', 'Tab', "
-                                             "'ArrowLeft', 'Control+A', 'a'.") from error
-            raise RaceError("not_actionable", f"Pressing {key} failed: {first}") from error
+            raise RaceError("bad_input", f"Pressing {key!r} failed: {str(error).splitlines()[0]}. Keys are named as "
+                                         "in Playwright: 'Enter', 'Tab', 'ArrowLeft', 'Control+A', 'a'.") from error
 
     def record_check(self, action: StepAction, locator: LocatorSpec | None = None, value: str | None = None) -> None:
         """While recording: a check the agent waited for (text shown, an element's state, the URL) becomes a step,

@@ -254,6 +254,28 @@ async def test_screencast_streams_frames_and_input_reaches_the_page(demo, sessio
     await cast.stop()
 
 
+SPINNER = ("<!doctype html><style>div{width:80px;height:80px;background:teal;animation:spin 1s linear infinite}"
+           "@keyframes spin{to{transform:rotate(360deg)}}</style><div></div>")
+
+
+async def test_a_capped_screencast_holds_its_acknowledgements_to_the_frame_rate(session):
+    # A spinning square asks for a frame on every paint; the cap holds each acknowledgement, so Chromium sends at
+    # most that many a second (it captures and encodes only what it sends).
+    await session.page.set_content(SPINNER)
+    counts = {}
+    for cap in (None, 8):
+        frames = []
+        cast = LiveScreencast(session, frames.append, max_fps=cap)
+        await cast.start()
+        await asyncio.sleep(0.5)
+        start = len(frames)
+        await asyncio.sleep(2.0)
+        counts[cap] = len(frames) - start
+        await cast.stop()
+    assert counts[8] <= 2 * 8 + 2, counts  # two seconds at 8 a second, a frame or two of slack
+    assert counts[None] > 2 * counts[8], counts
+
+
 async def _frames_settle(frames: list, quiet_s: float = 1.0, limit_s: float = 8.0) -> None:
     loop = asyncio.get_running_loop()
     deadline, seen, since = loop.time() + limit_s, len(frames), loop.time()

@@ -278,6 +278,7 @@ def test_the_views_stay_bounded_and_nothing_keeps_every_event(qapp, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.own_browser  # it measures the memory of the Chromium it launched
 def test_the_soak_bench_measures_lag_memory_and_the_project(browser_info, tmp_path):
     done = subprocess.run([sys.executable, "-m", "studio", "bench", "soak", "--minutes", "0.25", "--json"],
                           capture_output=True, text=True, timeout=300, check=False,
