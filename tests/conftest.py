@@ -203,6 +203,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if used & GUI_FIXTURES:
             item.add_marker(pytest.mark.gui)
+    # The tests marked slow (15 s or more each) go first: the workers start on them together, and the short ones
+    # fill in around them, instead of one worker finishing a long test alone at the end of the run.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True)

@@ -84,6 +84,7 @@ def test_preflight_pauses_for_the_login_then_resumes_from_an_answers_file(demo, 
     assert_password_not_stored(project, user)
 
 
+@pytest.mark.slow
 def test_one_run_with_a_full_answers_file_then_new_cases_on_the_same_project(demo, tmp_path):
     user = demo.create_user()
     project, creds = tmp_path / "p.studio", tmp_path / "creds.json"
@@ -131,6 +132,7 @@ def test_one_run_with_a_full_answers_file_then_new_cases_on_the_same_project(dem
     assert versions.pop(happy) == 2 and set(versions.values()) == {1}
 
 
+@pytest.mark.slow
 def test_new_suite_asks_which_suites_and_a_second_run_resumes_it(demo, tmp_path):
     user = demo.create_user()
     project, answers = tmp_path / "p.studio", tmp_path / "answers.yaml"
@@ -181,6 +183,7 @@ def test_bad_input_and_an_unreachable_app_are_sentences_not_tracebacks(tmp_path)
         assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_bench_preflight_prints_the_numbers_as_json():
     done = studio("bench", "preflight", "--json", "--runs", "1", timeout=300)
     assert done.returncode == 0, done.stderr

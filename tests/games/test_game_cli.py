@@ -53,6 +53,7 @@ def test_a_missing_game_fails_with_the_seeds_sentence_and_its_partial_scores(tmp
 
 
 @pytest.mark.timeout(240)
+@pytest.mark.slow
 def test_a_game_is_evaluated_and_printed_in_the_seeds_shapes(tmp_path, demo):
     project = tmp_path / "comet.studio"
     done = studio("game", demo.base_url + "/arcade/comet?seed=1", "--project", project, "--json", "--seed", "1",

@@ -53,6 +53,7 @@ def playing_responder(request: RecordedRequest) -> Reply:
     return scores_reply()
 
 
+@pytest.mark.slow
 async def test_a_vision_model_plays_and_scores_from_screenshots(games, demo_server, llm_server):
     llm_server.reset()
     llm_server.responder = playing_responder

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from studio.game import errors
 from studio.models.game import (
     METRIC_WEIGHTS,
@@ -27,6 +29,7 @@ def sentences(text: str) -> int:
     return len([part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part])
 
 
+@pytest.mark.slow
 async def test_one_run_record_goes_queued_running_completed_through_four_phases_on_one_session(healthy):
     """2.1-AC-2/3/5/6/9, 2.2-AC-4/6, 2.3-AC-10/11, 2.6-AC-11/12: one record per run, its status as events."""
     run, store = healthy.run, healthy.store
@@ -124,6 +127,7 @@ async def test_phase4_scores_five_metrics_with_justifications_and_the_weighted_o
     assert run.scoring == "rubric"
 
 
+@pytest.mark.slow
 async def test_a_game_that_waits_for_play_is_detected_and_started_with_a_click(games, demo_server):
     """2.3-AC-8, 2.5-AC-4: Lantern Drift shows a Play button; Phase 1 says so and Phase 3 clicks it."""
     lantern = await games.once("lantern", demo_server.base_url + "/arcade/lantern?seed=1")
@@ -136,6 +140,7 @@ async def test_a_game_that_waits_for_play_is_detected_and_started_with_a_click(g
     assert space.responded  # after the click, Space lifts the lantern
 
 
+@pytest.mark.slow
 async def test_an_input_schema_puts_the_named_controls_first(games, demo_server):
     """2.4-AC-4: what the tester names is probed first; discovery still finds the rest."""
     schema = InputSchema.model_validate({"controls": {"movement": ["W", "A", "S", "D"], "actions": ["R"]},

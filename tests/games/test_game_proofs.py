@@ -3,6 +3,8 @@ breaks moves the right way by a clear margin, and the others do not collapse wit
 
 from __future__ import annotations
 
+import pytest
+
 from studio.game import errors
 from tests.games.conftest import comet
 
@@ -18,6 +20,7 @@ async def test_dead_controls_sink_controls_while_load_stays_high(games, demo_ser
     assert dead.run.status == "completed"  # a failed Phase 3 does not stop the run: it is scored
 
 
+@pytest.mark.slow
 async def test_thrown_errors_lower_technical_stability(games, demo_server, healthy):
     faulty = await games.once("comet-errors", comet(demo_server, "throw_errors"))
     ok, broken = healthy.scores(), faulty.scores()
@@ -59,6 +62,7 @@ async def test_frozen_loop_and_missing_sprite_sheet_are_seen(games, demo_server,
     assert broken["overall"] < ok["overall"]
 
 
+@pytest.mark.slow
 async def test_the_same_seed_plays_the_game_in_stepped_time_and_scores_it_alike(games, demo_server, healthy):
     """The game is stepped frame by frame while it is played, so how busy the machine is changes little of what the
     moves meet: the same seed gives scores within a few points (on a quiet machine, the same scores)."""

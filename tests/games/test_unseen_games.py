@@ -27,6 +27,7 @@ def slide():
         yield app
 
 
+@pytest.mark.slow
 async def test_a_canvas_game_that_waits_for_space_is_started_played_and_scored(games, serpent):
     healthy = await games.once("serpent", serpent.url(seed=1), options=PLAYED)
     run = healthy.run
@@ -40,6 +41,7 @@ async def test_a_canvas_game_that_waits_for_space_is_started_played_and_scored(g
 
 @pytest.mark.xfail(strict=False, reason="known weak: under full-suite load a key pressed as the snake hits a wall or "
                                         "as the game restarts can pass for a response, so ignored keys may look alive")
+@pytest.mark.slow
 async def test_a_canvas_game_whose_keys_are_ignored_loses_its_controls_score(games, serpent):
     healthy = await games.once("serpent", serpent.url(seed=1), options=PLAYED)
     serpent.set_faults({"controls_ignored"})

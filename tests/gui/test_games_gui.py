@@ -25,6 +25,7 @@ def colour(name: str) -> str:
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.slow
 def test_a_game_evaluation_runs_in_the_live_view_and_its_charts_follow_it(qloop, demo, tmp_path):
     async def scenario():
         services, window = open_studio(tmp_path, "games.studio")

@@ -52,6 +52,7 @@ async def answer_login(front, user):
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.slow
 def test_a_job_started_while_another_runs_or_waits_asks_and_does_what_the_tester_chose(qloop, tmp_path):
     """Every job here first opens a page the app takes 6 s to answer (it then stops at the login, waiting): long
     enough to start another job meanwhile; a job asked to stop ends at its next step, after that page."""
@@ -208,6 +209,7 @@ def test_a_job_started_while_another_runs_or_waits_asks_and_does_what_the_tester
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.slow
 def test_outcomes_say_what_came_out_and_their_buttons_take_the_next_step(qloop, demo, tmp_path):
     user = demo.create_user()
 
@@ -289,6 +291,7 @@ def test_outcomes_say_what_came_out_and_their_buttons_take_the_next_step(qloop, 
 
 
 @pytest.mark.timeout(240)
+@pytest.mark.slow
 def test_a_detected_change_offers_the_stale_cases_and_their_edit(qloop, demo, tmp_path):
     user = demo.create_user()
 

@@ -91,6 +91,7 @@ def test_no_keyring_on_this_machine_is_said_not_hidden(qtbot, monkeypatch):
 
 @pytest.mark.browser
 @pytest.mark.timeout(120)
+@pytest.mark.slow
 def test_a_job_from_the_studio_uses_the_configured_model(qloop, demo, tmp_path, memory_keyring):
     user = demo.create_user()
 

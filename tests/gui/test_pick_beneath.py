@@ -26,6 +26,7 @@ def _label(view) -> str:
     return view.highlights[0].label if view.highlights else ""
 
 
+@pytest.mark.slow
 def test_alt_click_picks_the_add_to_cart_beneath_the_scrim_and_the_pick_survives_a_reload(qloop, demo, tmp_path):
     demo.configure(hydration_ms=(30_000, 30_000), shuffle_products=False)  # the scrim stays up the whole test
 

@@ -215,6 +215,7 @@ def test_cancel_ends_running_and_paused_jobs_cleanly_and_a_waiting_job_still_res
 
 
 @pytest.mark.timeout(150)
+@pytest.mark.slow
 def test_new_suite_paused_at_its_choice_resumes_after_the_studio_is_reopened(qloop, demo, tmp_path):
     user = demo.create_user()
 
@@ -293,6 +294,7 @@ def test_skip_in_the_question_dialog_lets_the_job_decide_without_the_answers(qlo
     qloop.run_until_complete(scenario())
 
 
+@pytest.mark.slow
 def test_starting_a_job_while_one_runs_asks_first_and_never_orphans_it(qloop, tmp_path):
     from tests.trust.hostile_app import HostileApp
 

@@ -44,6 +44,7 @@ def press_save(widget) -> None:
 
 
 @pytest.mark.timeout(420)
+@pytest.mark.slow
 def test_scenarios_are_edited_run_in_the_live_view_and_their_results_charted(qloop, demo, tmp_path):
     folder = scenario_folder(tmp_path)
 

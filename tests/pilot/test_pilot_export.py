@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from studio.cli.main import main
 from studio.pilot.session import PilotOptions, PilotSession
 from tests.pilot.scripted_ai import act, observation
@@ -28,6 +30,7 @@ def every_text(folder: Path) -> str:
     return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in folder.rglob("*") if p.is_file())
 
 
+@pytest.mark.slow
 async def test_a_pilot_session_exports_as_a_test_that_passes_and_fails_when_the_app_breaks(page, driver, demo,
                                                                                           browser_info, tmp_path,
                                                                                           capsys):

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from studio.pilot.recording import load_recording
 from studio.pilot.replay import Replayer
 from studio.pilot.session import PilotOptions, PilotSession
@@ -59,6 +61,7 @@ async def record_sign_in_and_wizard(page, driver, demo, sessions: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 async def test_the_folder_alone_replays_the_session_and_every_action_does_as_recorded(page, driver, demo,
                                                                                         tmp_path):
     folder = await record_sign_in_and_wizard(page, driver, demo, tmp_path / "sessions")
@@ -84,6 +87,7 @@ async def test_the_folder_alone_replays_the_session_and_every_action_does_as_rec
     assert len(list((replayed / "actions").iterdir())) == 5
 
 
+@pytest.mark.slow
 async def test_a_replay_on_an_app_that_behaves_differently_lists_the_differences(page, driver, browser, demo,
                                                                                  tmp_path):
     demo.configure(hydration_ms=(30_000, 30_000), shuffle_products=False)

@@ -93,6 +93,7 @@ async def test_a_session_signs_in_and_walks_the_wizard_with_progress_and_a_stuck
     assert {"batch", "outcome", "warning"} <= set(kinds)
 
 
+@pytest.mark.slow
 async def test_failures_refusals_malformed_files_blocked_clicks_and_take_over(page, driver, demo, tmp_path):
     demo.configure(hydration_ms=(30_000, 30_000), shuffle_products=False)
     await page.goto(demo.base_url + "/help")

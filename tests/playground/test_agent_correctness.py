@@ -4,11 +4,14 @@ the items the job reports, and a new suite takes in its module's loose cases."""
 
 from __future__ import annotations
 
+import pytest
+
 from studio.models.context import SKIPPED, Answer
 from studio.models.testcase import CaseStep
 from tests.playground.test_edit import hand_written
 
 
+@pytest.mark.slow
 async def test_edit_with_the_login_skipped_cannot_proceed_and_changes_nothing(bench, demo):
     user = demo.create_user()
     first = await bench.run("new_test_case", demo, user, request="disputes wizard")

@@ -29,6 +29,7 @@ def hand_written(case_id, title, base_url, path, steps):
                     grounding=Grounding(page_url=base_url + path))
 
 
+@pytest.mark.slow
 async def test_edit_follows_the_changed_app_and_leaves_the_rest_untouched(bench, demo):
     user = demo.create_user()
     first = await bench.run("new_test_case", demo, user, request="disputes wizard")
@@ -99,6 +100,7 @@ async def test_edit_follows_the_changed_app_and_leaves_the_rest_untouched(bench,
     assert [h.version for h in bench.project.cases.history("t-cta")] == [1, 2, 3]
 
 
+@pytest.mark.slow
 async def test_edit_of_selected_cases_only(bench, demo):
     user = demo.create_user()
     await bench.run("new_test_case", demo, user, request="disputes wizard")
@@ -111,6 +113,7 @@ async def test_edit_of_selected_cases_only(bench, demo):
     assert all(after[c.id] == 1 for c in cases if c.id != picked[0].id)
 
 
+@pytest.mark.slow
 async def test_an_unchanged_app_edits_nothing_and_secrets_stay_out_of_the_project(bench, demo):
     """A permissions case that expects the 403 (as the agent writes them) is not made stale by it."""
     user = demo.create_user()
@@ -130,6 +133,7 @@ async def test_an_unchanged_app_edits_nothing_and_secrets_stay_out_of_the_projec
     bench.project = type(bench.project).open(bench.path)
 
 
+@pytest.mark.slow
 async def test_an_entry_point_that_is_gone_marks_its_case_stale(bench, demo):
     user = demo.create_user()
     first = await bench.run("new_test_case", demo, user, request="disputes wizard")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from studio.models.context import Answer
 from studio.models.testcase import CaseStep, TestSuite
 from studio.playground.filing import name_words, suite_for_module
@@ -39,6 +41,7 @@ async def _suite_question(bench, demo, user):
     return job
 
 
+@pytest.mark.slow
 async def test_new_cases_file_into_the_areas_suite_and_new_suite_then_sees_it_covered(bench, demo):
     user = demo.create_user()
     loose = hand_written("t-loose", "Disputes opens", demo.base_url, "/disputes",
@@ -72,6 +75,7 @@ async def test_new_cases_file_into_the_areas_suite_and_new_suite_then_sees_it_co
     assert "seed" not in job.pending[0].why and "several: separate" not in question
 
 
+@pytest.mark.slow
 async def test_new_suite_for_a_module_with_its_suite_adds_to_it(tmp_path, browser_info):
     """A one-module app: New Cases makes its suite; New Suite proposes the module as covered and, chosen, fills the
     same suite instead of making a second one."""

@@ -80,6 +80,7 @@ async def test_new_test_case_skips_what_a_tester_already_wrote(bench, demo):
     assert first.status == again.status == "completed"
 
 
+@pytest.mark.slow
 async def test_new_testsuite_proposes_modules_asks_and_populates_the_chosen_ones(bench, demo):
     user = demo.create_user()
     job = await bench.playground.start("new_testsuite", demo.base_url)

@@ -24,6 +24,7 @@ def checks(behaviour: Behaviour) -> list[str]:
     return [o.why for step in behaviour.steps for o in step.outcomes if o.kind not in ("page_errors", "skipped")]
 
 
+@pytest.mark.slow
 async def test_forms_are_sent_with_sample_data_only_with_leave_and_what_they_did_is_kept(roomy):
     with RecordsApp() as app:
         before = dict(app.items)

@@ -26,6 +26,7 @@ async def roomy(tmp_path, browser_info):
     await made.close()
 
 
+@pytest.mark.slow
 async def test_a_single_page_list_is_mapped_tried_and_honestly_scored(roomy):
     harness = roomy
     with ListApp() as app:
@@ -118,6 +119,7 @@ async def test_the_records_catalogue_is_not_a_game(harness):
     assert job.state["app_kind"]["kind"] == "app"
 
 
+@pytest.mark.slow
 async def test_the_list_apps_suite_and_cases_from_the_playground(tmp_path, browser_info):
     from studio.browser.session import BrowserSession
     from studio.events import EventBus

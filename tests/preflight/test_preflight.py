@@ -125,6 +125,7 @@ async def test_the_budget_ends_the_job_cleanly(tmp_path, demo):
         await tight.close()
 
 
+@pytest.mark.slow
 async def test_the_ui_map_is_cached_for_the_next_job(harness, demo):
     user = demo.create_user()
     job = await harness.preflight.start(demo.base_url)  # whole app: every key page is surveyed

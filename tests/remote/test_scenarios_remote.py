@@ -22,6 +22,7 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "projects" / "demo-fintech" / 
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.slow
 def test_two_scenarios_at_a_time_run_on_the_browser_server(browser_server, tmp_path):
     chosen = [str(SCENARIOS / "smoke" / "search-help-centre.yaml"), str(SCENARIOS / "exploration" / "open-an-offer.yaml"),
               str(SCENARIOS / "smoke" / "login-and-open-credit-report.yaml")]

@@ -42,6 +42,7 @@ async def signed_in_state(demo, browser, tmp_path) -> str:
 
 
 @pytest.mark.timeout(240)
+@pytest.mark.slow
 async def test_the_public_and_the_signed_in_crawl_find_the_demos_pages_and_edges(demo, browser, runtime, tmp_path):
     start = demo.base_url + "/login"
     public = await crawl(runtime.open_page, demo.base_url, [start], CrawlLimits(seconds=90))

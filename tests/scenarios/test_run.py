@@ -35,6 +35,7 @@ def test_the_shipped_scenarios_are_valid():
 
 
 @pytest.mark.timeout(400)
+@pytest.mark.slow
 def test_the_five_scenarios_pass_against_the_demo_and_pass_the_gate(browser_info, tmp_path):
     done = studio("run", str(SCENARIOS), "--demo", "--parallel", "2", "--out", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -81,6 +82,7 @@ def test_session_reuse_skips_the_sign_in(browser_info, tmp_path):
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.slow
 def test_the_crawled_graph_gives_one_run_its_optimality_and_the_report_recomputes_it(browser_info, tmp_path):
     from studio.scenarios.navgraph import edges_in
     from studio.scenarios.summary import navigation_edges, scenario_metrics, shortest, transitions

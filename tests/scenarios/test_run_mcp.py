@@ -24,6 +24,7 @@ def ended(out: Path) -> dict:
 
 
 @pytest.mark.timeout(240)
+@pytest.mark.slow
 def test_the_data_calls_go_to_the_mcp_data_server(demo, browser_info, tmp_path):
     log = tmp_path / "data.log"
     with HttpToolServer("-v", "mcp", "--data-tools", "--app-url", demo.base_url, log=log) as data:
