@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -113,6 +116,38 @@ def worker_chromium(browser_info, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def worker_playwright_server(browser_info, tmp_path_factory):
+    """A Playwright browser server of the worker's own (`playwright launch-server`: one Chromium every connection
+    shares), for the exported suites the tests run as their users would: they connect to it instead of each
+    launching a Chromium (see `exports_on_the_worker_server`)."""
+    config = tmp_path_factory.mktemp("launch-server") / "config.json"
+    config.write_text(json.dumps({"executablePath": browser_info.path, "args": launch_args(), "headless": True}))
+    process = subprocess.Popen([sys.executable, "-m", "playwright", "launch-server", "--browser", "chromium",
+                                "--config", str(config)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True, start_new_session=True)
+    assert process.stdout is not None
+    endpoint = process.stdout.readline().strip()
+    if not endpoint.startswith("ws://"):
+        process.kill()
+        pytest.fail("the worker's Playwright browser server did not start", pytrace=False)
+    try:
+        yield endpoint
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)  # the server is a Node.js process under the Python launcher
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def exports_on_the_worker_server(worker_playwright_server, monkeypatch):
+    """Exported suites run in this test connect to the worker's browser server (PLAYWRIGHT_SERVERS, which the
+    exported conftest.py reads) rather than launching a Chromium per run."""
+    monkeypatch.setenv("PLAYWRIGHT_SERVERS", worker_playwright_server)
+
+
+@pytest.fixture(scope="session")
 async def playwright_driver():
     from playwright.async_api import async_playwright
 
@@ -191,8 +226,8 @@ def qloop(qapp):
 
 
 # Tests are marked from the fixtures they use, so that `-m "not browser and not gui"` is a real fast lane.
-BROWSER_FIXTURES = {"browser_info", "worker_chromium", "playwright_driver", "browser", "fleet", "context", "page",
-                    "browser_server"}
+BROWSER_FIXTURES = {"browser_info", "worker_chromium", "worker_playwright_server", "exports_on_the_worker_server",
+                    "playwright_driver", "browser", "fleet", "context", "page", "browser_server"}
 GUI_FIXTURES = {"qapp", "qtbot", "qloop"}
 
 

@@ -17,7 +17,7 @@ from export_samples import add_to_cart, all_text, sign_in
 from studio.demo.state import product_order
 from studio.export import export_session
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("exports_on_the_worker_server")]
 
 RECORDED_ON = "http://127.0.0.1:9"  # the discard port: nothing listens there
 IPHONE = "iphone-15-pro"

@@ -23,7 +23,7 @@ from tests.apps.base import FaultyApp
 from tests.apps.list_app import ListApp
 from tests.apps.records_app import RecordsApp
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("exports_on_the_worker_server")]
 
 
 async def written_cases(app: FaultyApp, project_path: Path) -> list[TestCase]:

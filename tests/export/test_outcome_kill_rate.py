@@ -29,7 +29,7 @@ from tests.apps.grid_game import GridGame
 from tests.apps.list_app import ListApp
 from tests.apps.records_app import RecordsApp
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("exports_on_the_worker_server")]
 
 NOT_EXERCISED = {
     "list": {"edit_not_saved": "the session never edits an item (double-click)",

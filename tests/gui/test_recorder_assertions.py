@@ -17,7 +17,7 @@ from studio.ui.synthetic_input import mouse_click
 from tests.apps.list_app import ListApp
 from tests.gui.support import open_race_studio, until
 
-pytestmark = [pytest.mark.gui, pytest.mark.browser]
+pytestmark = [pytest.mark.gui, pytest.mark.browser, pytest.mark.usefixtures("exports_on_the_worker_server")]
 SHOTS = Path("/tmp/shots")
 
 

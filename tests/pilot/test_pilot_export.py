@@ -31,6 +31,7 @@ def every_text(folder: Path) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("exports_on_the_worker_server")
 async def test_a_pilot_session_exports_as_a_test_that_passes_and_fails_when_the_app_breaks(page, driver, demo,
                                                                                           browser_info, tmp_path,
                                                                                           capsys):

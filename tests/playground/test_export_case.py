@@ -11,7 +11,7 @@ import pytest
 from studio.export import export_session
 from studio.playground import case_steps
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("exports_on_the_worker_server")]
 
 ROOT = Path(__file__).resolve().parents[2]
 

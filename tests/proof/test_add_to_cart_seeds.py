@@ -17,7 +17,7 @@ from studio.race.actions import ActionRunner
 from studio.race.recorder import StepRecorder
 from tests.race.conftest import ref_after
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("exports_on_the_worker_server")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = list(range(1, 21))
