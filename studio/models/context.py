@@ -102,6 +102,24 @@ class Evidence(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
+FindingKind = Literal["data_lost_on_reload", "count_disagrees", "control_does_nothing", "page_error",
+                      "partial_validation", "other"]
+FindingStatus = Literal["suspected", "confirmed", "dismissed"]
+
+
+class Finding(BaseModel):
+    """A suspected defect: behaviour users of such an app would not expect, seen in the browser. It is reported,
+    never asserted as expected: a case written for it checks the expected behaviour and is marked "fails today"
+    until the tester confirms or dismisses it."""
+
+    kind: FindingKind
+    summary: str = Field(description="One sentence: what was expected and what the browser showed instead.")
+    page_url: str = ""
+    evidence: list[str] = Field(default_factory=list, description="The steps taken and what each showed.")
+    status: FindingStatus = "suspected"
+    case_id: str | None = Field(default=None, description="The case that checks the expected behaviour, if any.")
+
+
 class ContextCollection(BaseModel):
     """Seed 000's context_collection: everything preflight learned, handed to the main job as is."""
 
@@ -117,6 +135,7 @@ class ContextCollection(BaseModel):
     answers: list[Answer] = Field(default_factory=list)
     confidence: Confidence = Field(default_factory=Confidence)
     evidence: Evidence = Field(default_factory=Evidence)
+    findings: list[Finding] = Field(default_factory=list)
 
     def answer(self, key: str) -> str | None:
         """The latest answer for `key`, or None."""
