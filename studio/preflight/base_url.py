@@ -51,20 +51,23 @@ async def _cached_base_answers(run: PreflightRun, given: str) -> bool:
     return False
 
 
-def _app_root(final_url: str) -> str:
+def _app_root(final_url: str, directly: bool = False) -> str:
     # Login walls and dashboards live at the app's root; keep a path prefix only when the app sits under one
-    # (e.g. /app/login -> /app/).
+    # (e.g. /app/login -> /app/). A folder address the tester gave that answered without a redirect is the app's
+    # own (an app served from /examples/todo/): its parent may be another app, or a directory listing.
     parts = urlsplit(final_url)
+    if directly and parts.path.endswith("/"):
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
     segments = [s for s in parts.path.split("/") if s]
     prefix = "/" + "/".join(segments[:-1]) + "/" if len(segments) > 1 else "/"
     return urlunsplit((parts.scheme, parts.netloc, prefix, "", ""))
 
 
-async def _answering_root(run: PreflightRun, final_url: str) -> str:
+async def _answering_root(run: PreflightRun, final_url: str, directly: bool = False) -> str:
     """The app's root for `final_url`: its path prefix (/app/ for /app/login) when that answers, else the origin's
     root when that does; a prefix that answers 404 is a folder of the app's pages (/items/ of /items/new), not an
     app under a prefix. Checked with a request that shares the browser's cookies; the page stays where it is."""
-    root = _app_root(final_url)
+    root = _app_root(final_url, directly)
     origin_root = origin_of(final_url) + "/"
     for candidate in dict.fromkeys([root, origin_root]):
         status = await run.driver.status_of(candidate, timeout_ms=10_000, max_redirects=5)
@@ -108,7 +111,8 @@ async def resolve_base_url(run: PreflightRun) -> None:
             break  # the host itself does not answer: parent paths will not either
         if status < 400 and survey is not None:
             # Where the browser ended up (after redirects, e.g. to /login) says where the app's root is.
-            context.resolved_base_url = await _answering_root(run, run.driver.url)
+            directly = attempt == 0 and urlsplit(run.driver.url).path == urlsplit(candidate).path
+            context.resolved_base_url = await _answering_root(run, run.driver.url, directly)
             context.confidence.base_url = 0.95 if attempt == 0 else 0.8
             if attempt:
                 run.note(f"{given} answered {_first_status(tried)}; the app answers at {context.resolved_base_url}.")

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from studio.browser.errors import BrowserError
 from studio.models.behaviour import Behaviour, BehaviourKind
 from studio.models.catalog import CatalogElement, PageCatalog
-from studio.models.context import KeyPage
+from studio.models.context import Finding, KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
-from studio.models.outcomes import CountOutcome
+from studio.models.outcomes import CountOutcome, VisibleOutcome
 from studio.models.testcase import CaseStep
 from studio.preflight.form_trials import FormTrials
-from studio.preflight.run import PreflightRun
+from studio.preflight.run import PreflightRun, report_finding
 from studio.preflight.sandbox import STEP_TIMEOUT_MS, Sandbox, perform
 from studio.preflight.search_trial import try_search
 from studio.race.driver import PageDriver
@@ -72,6 +72,12 @@ def _within(scope: LocatorSpec, *steps: LocatorStep) -> LocatorSpec:
 def _last_role(step: CaseStep) -> str | None:
     roles = [link.role for link in (step.locator.steps if step.locator else []) if link.kind == "role"]
     return roles[-1] if roles else ("textbox" if step.action == "fill" else None)
+
+
+def _said(step: CaseStep) -> str:
+    """A step as evidence reads it: `fill What needs to be done? "First sample item"`."""
+    return " ".join(part for part in (step.action, step.target or step.url or "", f'"{step.data}"' if step.data
+                                      else "") if part)
 
 
 @dataclass
@@ -182,7 +188,9 @@ class Prober:
         driver, observer = ready
         fill = await self.act(driver, observer, self.entries(field, SAMPLES[:1])[1])
         enter = await self.act(driver, observer, self.entries(field, SAMPLES[:1])[2])
-        added = any(o.kind in ("visible", "count", "texts") for o in enter.outcomes)
+        # An item listed, or a counter that appeared or changed ("1 item left"): real apps show the list and its
+        # footer only once it has an item.
+        added = any(o.kind in ("visible", "count", "texts", "text") for o in enter.outcomes)
         if not added:
             why = " (the page tried to save to the server, which the preflight never does)" if self.box.blocked else ""
             self.run.note(f"Enter in '{field.name}' on {self.catalog.path} added nothing visible{why}.")
@@ -363,5 +371,33 @@ class Prober:
             await self.try_one(base, "page_action", said, [step])
 
     async def try_persistence(self, adds: list[CaseStep]) -> None:
-        await self.try_one(adds, "persist", "Added items are still there after a reload",
-                           [CaseStep(action="reload", target="the page")])
+        """Reload after adding: the items must still be there. Items a reload loses are a suspected defect (users of
+        a list expect what they added to stay): it is reported, and the case checks that they stay — it fails today,
+        and says so — never that they are gone."""
+        name = "Added items are still there after a reload"
+        ready = await self.attempt(adds, name)
+        if ready is None:
+            return
+        driver, observer = ready
+        try:
+            reload = await self.act(driver, observer, CaseStep(action="reload", target="the page"))
+        except RaceError as error:
+            self.run.note(f"{self.catalog.path}: {name} could not be tried: {str(error).splitlines()[0]}")
+            return
+        lost = observer.lost_on_reload
+        if not lost:
+            self.keep("persist", name, adds, [reload])
+            return
+        keys = ", ".join(f'"{key}"' for key, _ in lost)
+        summary = (f"On {self.catalog.path}, {len(lost)} item(s) added before a reload were gone after it ({keys}): "
+                   "users of a list expect what they added to stay.")
+        expected = [VisibleOutcome(locator=locator, why=f'"{key}" is still listed after the reload.')
+                    for key, locator in lost if locator is not None]
+        report_finding(self.run, Finding(kind="data_lost_on_reload", summary=summary, page_url=self.url, evidence=[
+            *map(_said, adds), "reload the page", f"gone after the reload: {keys}"]))
+        if expected:
+            step = reload.model_copy(update={"outcomes": [*reload.outcomes, *expected],
+                                             "expected": " ".join(o.why for o in expected)})
+            kept = self.keep("persist", name, adds, [step])
+            if kept is not None:
+                kept.suspected_defect = summary

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from playwright.async_api import Error as PlaywrightError
 
-from studio.models.locator import LocatorSpec
+from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.outcomes import (
     CheckedOutcome,
     CountOutcome,
@@ -70,6 +70,9 @@ class OutcomeObserver:
         self._first_count: dict[tuple[str, str], int] = {}  # items when the recording first saw a collection
         self._typed: list[str] = []  # values filled since the document last changed
         self._touched: set[tuple[str, str]] = set()  # collections a step of this recording changed
+        # Items this recording put in a list that the last reload lost: (key, a locator for it). Never asserted as
+        # gone: what users expect is that they stay, so the caller reports a suspected defect instead.
+        self.lost_on_reload: list[tuple[str, LocatorSpec | None]] = []
 
     @contextmanager
     def page_errors(self) -> Iterator[list[str]]:
@@ -104,7 +107,12 @@ class OutcomeObserver:
             moved = before.moved = before.state is None or not same_document(before.state, state)
             if before.state is not None:
                 covered: set[str] = set()  # collections whose change is asserted already
-                for change in changed_collections(before.state, state):
+                reopened = action in ("navigate", "reload")  # what it keeps is asked below, never what it lost
+                for change in [] if reopened else changed_collections(before.state, state):
+                    if change.vanished and (state.place, change.before.path) not in self._touched:
+                        continue  # a menu or a popup's list closing: not this recording's items
+                    if change.appeared:
+                        self._first_count.setdefault((state.place, change.after.path), 0)
                     self._touched.add((state.place, change.after.path))
                     found = await self._collection(change, state.place)
                     if found:
@@ -251,19 +259,30 @@ class OutcomeObserver:
         return outcomes
 
     async def _kept_after_reload(self, before: PageState, after: PageState) -> list[Outcome]:
-        """Opening the same page again (a reload): what the recording's own steps put in a list must still be there."""
+        """Opening the same page again (a reload): what the recording's own steps put in a list must still be there.
+        Items that are gone are kept in `lost_on_reload` (with a locator that finds them when they are there)."""
         outcomes: list[Outcome] = []
-        earlier = {(c.path, c.tag): c for c in before.collections}
-        for collection in after.collections:
-            then = earlier.get((collection.path, collection.tag))
-            if (then is None or not then.items or len(then.items) > 10
-                    or (after.place, collection.path) not in self._touched):
+        self.lost_on_reload = []
+        now = {(c.path, c.tag): c for c in after.collections}
+        for then in before.collections:
+            if not then.items or len(then.items) > 10 or (after.place, then.path) not in self._touched:
                 continue
-            found = await items_locator(self.race.page, collection)
+            collection = now.get((then.path, then.tag))
+            found = await items_locator(self.race.page, collection) if collection is not None else None
             for key in list(dict.fromkeys(then.keys))[:MAX_ITEMS]:
-                if key in collection.keys:
+                if collection is not None and key in collection.keys:
                     outcomes += await self._keyed(collection, found[0] if found else None, key, gone=False, kept=True)
+                elif sum(ch.isalpha() for ch in key) >= 2 and not volatility(key):
+                    self.lost_on_reload.append((key, await self._lost_locator(then, key)))
         return outcomes
+
+    async def _lost_locator(self, collection: Collection, key: str) -> LocatorSpec | None:
+        """A locator for an item that a reload lost, as it would find it were it there (its list's item role,
+        filtered by its text); None when the list names its items by no role."""
+        if not collection.itemRole:
+            return None
+        return LocatorSpec(strategy="scoped", steps=[LocatorStep(kind="role", role=collection.itemRole),
+                                                     LocatorStep(kind="filter_text", value=key)])
 
     # -- the element acted on ---------------------------------------------------------------------
 

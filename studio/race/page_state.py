@@ -113,12 +113,16 @@ async def holder_at(race: RacePage, x: float, y: float) -> Holder | None:
 
 @dataclass(frozen=True)
 class CollectionChange:
-    """One collection read before and after a step, with the item keys that came and went."""
+    """One collection read before and after a step, with the item keys that came and went. A collection that was
+    not shown before the step (real list apps hide an empty list and its footer) `appeared`: everything in it came
+    with the step; one that is no longer shown `vanished`: everything in it went."""
 
     before: Collection
     after: Collection
     added: list[str]
     removed: list[str]
+    appeared: bool = False
+    vanished: bool = False
 
     @property
     def reordered(self) -> bool:
@@ -131,20 +135,31 @@ def same_document(before: PageState, after: PageState) -> bool:
     return before.document == after.document
 
 
+def _emptied(collection: Collection) -> Collection:
+    return collection.model_copy(update={"items": [], "total": 0})
+
+
 def changed_collections(before: PageState, after: PageState) -> list[CollectionChange]:
-    """Collections of `after` that differ from the same collection in `before` (matched by tree position and tag)."""
+    """Collections of `after` that differ from the same collection in `before` (matched by tree position and tag),
+    with those that appeared and, in the same document, those that vanished. A reload or a new page is not compared
+    for vanished lists: what a reload keeps is asked separately, and never taken as what the app should do."""
     if before.place != after.place:
         return []
     earlier = {(c.path, c.tag, c.itemTag): c for c in before.collections}
     changes = []
     for now in after.collections:
-        then = earlier.get((now.path, now.tag, now.itemTag))
+        then = earlier.pop((now.path, now.tag, now.itemTag), None)
         if then is None:
+            if now.items:
+                changes.append(CollectionChange(_emptied(now), now, now.keys, [], appeared=True))
             continue
         old, new = Counter(then.keys), Counter(now.keys)
         change = CollectionChange(then, now, list((new - old).elements()), list((old - new).elements()))
         if change.added or change.removed or change.reordered:
             changes.append(change)
+    if same_document(before, after):
+        changes += [CollectionChange(then, _emptied(then), [], then.keys, vanished=True)
+                    for then in earlier.values() if then.items]
     return changes
 
 

@@ -3,7 +3,8 @@
 Shape: ONE URL (`/`) with hash routes `#/`, `#/active`, `#/completed`. The `<header>` holds the new-item input
 (`input.new-todo`, placeholder "What needs to be done?", Enter adds the trimmed text, empty is ignored) and the
 "Mark all as complete" toggle: an invisible 1×1 `input#toggle-all.toggle-all` with a visible
-`<label for="toggle-all">`. `<main>` holds only `ul.todo-list`; each `<li>` has `input.toggle` (checkbox) with a
+`<label for="toggle-all">`. `<main>` holds only `ul.todo-list` and, as in TodoMVC's
+apps, is hidden while the list is empty; each `<li>` has `input.toggle` (checkbox) with a
 SIBLING `<label>` (no `for`, not wrapping) and a text-less `button.destroy` (aria-label "Delete") that is
 `display:none` until the row is hovered. Double-clicking a label opens `input.edit` (Enter and blur save, Escape
 cancels, empty text deletes). The `<footer>` (hidden while the list is empty) has `span.todo-count`

@@ -53,6 +53,23 @@ async def test_a_single_page_list_is_mapped_tried_and_honestly_scored(roomy):
     assert await harness.session.page.evaluate("localStorage.length") == 0
 
 
+@pytest.mark.slow
+async def test_items_a_reload_loses_are_a_suspected_defect_never_an_expected_result(roomy):
+    """The list keeps its items in memory only (a seeded fault): the preflight reports it as a finding, and the
+    reload case checks that the items stay (it fails today, and says so), never that they are gone."""
+    with ListApp(faults={"no_persist"}) as app:
+        job = await roomy.preflight.start(app.base_url + "/", request="")
+    assert job.status == "completed", job.message
+    found = [f for f in job.context.findings if f.kind == "data_lost_on_reload"]
+    assert len(found) == 1 and found[0].status == "suspected", job.context.findings
+    assert "First sample item" in found[0].summary and "reload the page" in found[0].evidence
+    persist = [b for b in job.state["behaviours"]["/"] if b["kind"] == "persist"]
+    assert len(persist) == 1 and persist[0]["suspected_defect"] == found[0].summary
+    checks = [o for step in persist[0]["steps"] for o in step["outcomes"]]
+    assert not any(o["kind"] == "count" and o.get("count") == 0 for o in checks)  # never "every item is gone"
+    assert any(o["kind"] == "visible" and o.get("visible", True) and "still listed" in o["why"] for o in checks)
+
+
 async def test_an_empty_single_page_app_is_not_covered(harness):
     """Coverage over a page with nothing to check is 0, and says why."""
     from aiohttp import web

@@ -5,6 +5,7 @@
   var STORAGE_KEY = 'errands.items';
   var input = document.querySelector('.new-todo');
   var list = document.querySelector('.todo-list');
+  var main = document.querySelector('.main');
   var footer = document.querySelector('.footer');
   var count = document.querySelector('.todo-count');
   var clearButton = document.querySelector('.clear-completed');
@@ -106,6 +107,7 @@
     var left = active;
 //#endif
     count.innerHTML = '<strong>' + left + '</strong> ' + (left === 1 ? 'item' : 'items') + ' left';
+    main.hidden = todos.length === 0;  // as TodoMVC's apps do: the list shows with its first item
     footer.hidden = todos.length === 0;
     toggleAllRow.hidden = todos.length === 0;
     toggleAll.checked = todos.length > 0 && active === 0;
