@@ -6,11 +6,9 @@ sentence says what they likely do, and a screenshot shows them outlined."""
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
-from dataclasses import dataclass
 
 from studio.game.errors import GamePhaseError
 from studio.game.run_context import RunContext
@@ -25,15 +23,13 @@ from studio.models.game import (
 )
 from studio.race.errors import RaceError
 from studio.race.locators import synthesize
+from studio.race.snapshot_lines import SnapshotLine, parse_snapshot
 from studio.toolbelt.replies import ToolError
 
 log = logging.getLogger(__name__)
 
-LINE = re.compile(r'^(?P<indent> *)(?P<role>[^\s"]+)(?: (?P<name>"(?:[^"\\]|\\.)*"))? (?P<ref>e\d+)'
-                  r'(?: #(?P<testid>\S+))?(?: \[(?P<states>.*)\])?$')
 CONTROL_ROLES = {"button", "a", "checkbox", "radio", "switch", "slider", "tab", "menuitem", "option", "combobox",
                  "textbox", "searchbox", "spinbutton"}
-CHROME = {"banner", "navigation", "contentinfo"}  # site chrome around a game: not the game's controls
 START = re.compile(r"^\s*(play|play now|play game|start|start game|begin|go|let'?s go|continue)\b", re.IGNORECASE)
 RESTART = re.compile(r"\b(restart|new game|play again|try again|again|retry|reset|replay)\b", re.IGNORECASE)
 ACTION_WORDS = re.compile(r"\b(pause|resume|jump|fire|shoot|move|left|right|up|down|turn|rotate|drop|hold|mute)\b",
@@ -41,37 +37,6 @@ ACTION_WORDS = re.compile(r"\b(pause|resume|jump|fire|shoot|move|left|right|up|d
 COMMON_KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Space")
 MOVE_KEYS = {"ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "KeyW", "KeyA", "KeyS", "KeyD"}
 MAX_PAGE_CONTROLS = 16
-
-
-@dataclass
-class SnapshotLine:
-    ref: str
-    role: str
-    name: str
-    depth: int
-    states: str
-    chrome: bool
-
-
-def parse_snapshot(text: str) -> list[SnapshotLine]:
-    """The snapshot's element lines, each with whether it sits in the site's chrome (header, navigation, footer)."""
-    lines: list[SnapshotLine] = []
-    trail: list[tuple[int, str]] = []
-    for raw in text.splitlines():
-        if raw.startswith("#"):
-            continue
-        match = LINE.match(raw)
-        if match is None:
-            continue
-        depth = len(match.group("indent"))
-        while trail and trail[-1][0] >= depth:
-            trail.pop()
-        role = match.group("role")
-        chrome = any(parent in CHROME for _, parent in trail) or role in CHROME
-        name = json.loads(match.group("name")) if match.group("name") else ""
-        lines.append(SnapshotLine(match.group("ref"), role, name, depth, match.group("states") or "", chrome))
-        trail.append((depth, role))
-    return lines
 
 
 async def run_phase2(ctx: RunContext) -> Phase2Result:

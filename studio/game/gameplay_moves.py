@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 
-from studio.game.control_phase import RESTART, START, parse_snapshot
+from studio.game.control_phase import RESTART, START
+from studio.race.snapshot_lines import parse_snapshot
 from studio.game.frames import changed_share
 from studio.game.hands import Touch
 from studio.game.looking import look, page_change

@@ -68,7 +68,7 @@ class JobBudgets(BaseModel):
     """The budgets jobs run under, from Settings › Model (or the CLI's --max-* flags): the preflight's, then the
     playground agent's after it."""
 
-    preflight: JobBudget = Field(default_factory=lambda: JobBudget(max_steps=40, max_seconds=60, max_tokens=20_000,
+    preflight: JobBudget = Field(default_factory=lambda: JobBudget(max_steps=120, max_seconds=180, max_tokens=20_000,
                                                                    max_cost_usd=0.10))
     main: JobBudget = Field(default_factory=lambda: JobBudget(max_steps=40, max_seconds=180, max_tokens=60_000,
                                                               max_cost_usd=0.50))

@@ -2,8 +2,7 @@
 acts on Enter adds, what an item's controls do, the views a single-page app routes to, what survives a reload.
 
 The behaviours go to the job's state (cases are written from them) and, in words, to the seed's
-`discovered_flows_summary`. Games are left to game evaluation; pages without a field that stands alone are left to
-the form and wizard surveys.
+`discovered_flows_summary`. Games are left to game evaluation; every other entry page is tried, whatever its shape.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 from studio.models.behaviour import Behaviour
 from studio.models.context import FlowSummary
 from studio.preflight.form_trials import writable_forms
-from studio.preflight.probes import Prober, paging
+from studio.preflight.probes import Prober
 from studio.preflight.run import PreflightRun
 from studio.preflight.sandbox import Sandbox
 
@@ -32,10 +31,10 @@ async def discover_flows(run: PreflightRun) -> None:
     points = [p.url.split("#")[0] for p in context.candidate_entry_points if p.url and p.confidence >= 0.5]
     for path in list(dict.fromkeys(points))[:MAX_PAGES]:
         catalog = run.catalogs.get(path)
-        forms = run.try_forms and catalog is not None and bool(writable_forms(catalog))
-        if catalog is None or catalog.is_error_page or not (catalog.inputs or catalog.search_inputs or paging(catalog)
-                                                            or forms):
+        if catalog is None or catalog.is_error_page:
             continue
+        # Every page is tried: the explorer works from what the snapshot sees, which a survey may have missed.
+        forms = run.try_forms and bool(writable_forms(catalog))
         run.progress(f"Trying what {path} does (in a sandbox: " + (
             "its forms are sent with sample data, as you allowed)" if forms else "nothing is saved to the app)"))
         async with Sandbox(run.live, allow_writes=forms) as box:

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 
 from studio.models.catalog import FormField, FormInfo, PageCatalog
 from studio.models.locator import LocatorSpec, LocatorStep
-from studio.models.outcomes import Outcome
+from studio.models.outcomes import Outcome, VisibleOutcome
 from studio.models.testcase import CaseStep
+from studio.preflight.invalid_values import InvalidValues
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.race.outcome_observer import OutcomeObserver
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
     from studio.preflight.probes import Prober
 
 NUMBER = "3"  # a whole number no form field defaults to often (1 and 0 are the usual defaults)
-BY_TYPE = {"email": "sample@example.com", "number": NUMBER, "range": NUMBER, "tel": "5550100",
+PASSWORD = "Sample-pass-123"  # a sample account's password in a sign-up form: long, mixed, with a digit and a sign
+BY_TYPE = {"email": "sample@example.com", "password": PASSWORD, "number": NUMBER, "range": NUMBER, "tel": "5550100",
            "url": "https://example.com/sample", "date": "2026-01-15", "time": "09:30",
            "datetime-local": "2026-01-15T09:30", "month": "2026-01", "week": "2026-W03"}
 NOT_FILLED = {"file", "hidden", "color", "submit", "button", "image", "reset", "radio"}
@@ -40,9 +42,17 @@ BUTTONS_JS = """() => [...document.querySelectorAll('button, [role="button"], in
   .map((el) => (el.getAttribute('aria-label') || el.innerText || el.value || '').trim()).filter(Boolean)"""
 
 
+def signs_in(form: FormInfo) -> bool:
+    """A sign-in form: one password field and at most one other field to fill (a sign-up form has more, or asks for
+    the password twice)."""
+    passwords = [f for f in form.fields if f.spec.type == "password"]
+    others = [f for f in form.fields if f.spec.type not in NOT_FILLED and f.spec.type != "password"]
+    return len(passwords) == 1 and len(others) <= 1
+
+
 def writable_forms(catalog: PageCatalog) -> list[FormInfo]:
-    """Forms that would save something: a submit button, fields to fill, no password (a sign-in or sign-up form is
-    not sample data) and not a search box (searching writes nothing and is tried on its own)."""
+    """Forms that would save something: a submit button, fields to fill, not a sign-in form (answers are never
+    sample data) and not a search box (searching writes nothing and is tried on its own)."""
     def searches(form: FormInfo) -> bool:
         return form.method != "post" and all(f.spec.type == "search" or "search" in f.spec.label.lower()
                                              for f in form.fields)
@@ -50,7 +60,7 @@ def writable_forms(catalog: PageCatalog) -> list[FormInfo]:
     return [form for form in catalog.forms
             if form.submit is not None and form.submit.locator is not None and not form.step_text
             and any(f.locator is not None and f.spec.type not in NOT_FILLED for f in form.fields)
-            and not any(f.spec.type == "password" for f in form.fields) and not searches(form)]
+            and not signs_in(form) and not searches(form)]
 
 
 def sample_step(field: FormField, as_number: bool = False) -> CaseStep | None:
@@ -67,6 +77,24 @@ def sample_step(field: FormField, as_number: bool = False) -> CaseStep | None:
         return CaseStep(action="select", target=f"'{label}'", locator=field.locator, data=choices[-1])
     value = NUMBER if as_number else BY_TYPE.get(spec.type, f"Sample {label}")
     return CaseStep(action="fill", target=f"'{label}'", locator=field.locator, data=value)
+
+
+def invalid_outcome(field: FormField) -> VisibleOutcome | None:
+    """The field marked invalid (the browser's own constraint check, or aria-invalid), as a check."""
+    if field.locator is None:
+        return None
+    marked = LocatorStep(kind="css", value=':scope:is(:invalid, [aria-invalid="true"])')
+    return VisibleOutcome(locator=LocatorSpec(strategy="scoped", steps=[*field.locator.steps, marked]),
+                          why=f"'{field.spec.label or field.spec.name}' is marked invalid.")
+
+
+def with_flags(step: CaseStep, flagged: list[FormField]) -> CaseStep:
+    """`step` with a check that each field the page flagged is marked invalid."""
+    marks = [mark for field in flagged if (mark := invalid_outcome(field)) is not None]
+    if not marks:
+        return step
+    return step.model_copy(update={"outcomes": [*step.outcomes, *marks],
+                                   "expected": " ".join(filter(None, [step.expected, *(m.why for m in marks)]))})
 
 
 def _called(form: FormInfo, start: bool = False) -> str:
@@ -93,13 +121,27 @@ class FormTrials:
         self.catalog = prober.catalog
         where = f"the {self.catalog.heading or self.catalog.title or 'page'} page"
         self.opened = [CaseStep(action="navigate", url=self.catalog.path, target=where)]
+        self.refused_empty: dict[str, bool] = {}  # forms (by name) that refused being sent empty
 
     async def explore(self) -> None:
-        for form in writable_forms(self.catalog)[:1]:
+        """Each form: sent empty, sent filled in, sent with a value it should refuse; in the sandbox a form that
+        would write to the server is stopped there, and the note says so (Try Forms lets it through)."""
+        box = self.prober.box
+        for form in writable_forms(self.catalog)[:2]:
+            stopped = len(box.blocked)
             await self.try_refused(form)
             saved = await self.try_saved(form)
+            if len(box.blocked) > stopped and not box.allow_writes:
+                self.note(f"{_called(form)} sends to the server ({box.blocked[-1]}), which the sandbox stops: allow "
+                          "Try Forms (on a test server) to see what it saves.")
+                continue
+            await InvalidValues(self).explore(form)
             if saved is not None:
                 await self.try_delete(*saved)
+
+    @staticmethod
+    def called(form: FormInfo, start: bool = False) -> str:
+        return _called(form, start)
 
     def note(self, text: str) -> None:
         self.prober.run.note(f"{self.catalog.path}: {text}")
@@ -122,9 +164,9 @@ class FormTrials:
         assert form.submit is not None
         return CaseStep(action="click", target=f"the {form.submit.name or 'submit'} button", locator=form.submit.locator)
 
-    async def _with_messages(self, observer: OutcomeObserver, step: CaseStep) -> CaseStep:
+    async def with_messages(self, observer: OutcomeObserver, step: CaseStep) -> CaseStep:
         """`step` with the status and alert texts the page shows after it, first (what a tester reads first)."""
-        said: list[Outcome] = await observer.messages()
+        said: list[Outcome] = [*await observer.messages(), *await observer.revealed()]
         if not said:
             return step
         expected = " ".join(filter(None, [*(o.why for o in said), step.expected]))
@@ -140,15 +182,16 @@ class FormTrials:
         try:
             sent = await self.prober.act(driver, observer, self.submit(form))
             flagged = await self.flagged(driver, form)
-            sent = await self._with_messages(observer, sent)
+            sent = await self.with_messages(observer, sent)
         except RaceError as error:
             self.note(f"sending {_called(form)} empty could not be tried: {str(error).splitlines()[0]}")
             return
-        said = [o for o in sent.outcomes if o.why.startswith("The page says")]
+        said = [o for o in sent.outcomes if o.why.startswith(("The page says", "The page shows"))]
         if not flagged and not said:
             self.note(f"{_called(form, start=True)} was sent with nothing filled in and showed no error; no case says it must.")
             return
-        self.prober.keep("refused", name, self.opened, [sent])
+        if self.prober.keep("refused", name, self.opened, [with_flags(sent, flagged)]) is not None:
+            self.refused_empty[form.name] = True
 
     async def try_saved(self, form: FormInfo) -> tuple[PageDriver, OutcomeObserver, list[CaseStep]] | None:
         """Every field given a sample value, then sent; a field refused as text is given a number and it is sent
@@ -167,7 +210,7 @@ class FormTrials:
                 done = [await self.prober.act(driver, observer, step) for step in steps]
                 flagged = await self.flagged(driver, form)
                 if not flagged:
-                    done[-1] = await self._with_messages(observer, done[-1])
+                    done[-1] = await self.with_messages(observer, done[-1])
             except RaceError as error:
                 self.note(f"filling {_called(form)} in could not be tried: {str(error).splitlines()[0]}")
                 return None
@@ -205,7 +248,7 @@ class FormTrials:
             confirm = await _confirming_button(driver, names[0])
             if confirm is not None:
                 done.append(await self.prober.act(driver, observer, confirm))
-            done[-1] = await self._with_messages(observer, done[-1])
+            done[-1] = await self.with_messages(observer, done[-1])
             back = await self.prober.act(driver, observer, CaseStep(action="back", target="the record's page"))
             again = await self.prober.act(driver, observer, CaseStep(action="reload", target="the record's page"))
         except RaceError as error:

@@ -14,15 +14,15 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from studio.models.behaviour import Behaviour
 from studio.models.catalog import PageCatalog
 from studio.models.context import CoverageGap
-from studio.models.behaviour import Behaviour
 from studio.preflight.discovery import behaviours_of
 from studio.preflight.run import PreflightRun
 
 CATEGORIES = ("validation", "permissions", "state_transitions", "concurrency", "search_filter_sort_pagination",
               "error_states", "file_upload")
-MUTATING = re.compile(r"\b(add|create|new|edit|save|delete|remove|dismiss|mark|apply|submit|upload|archive)\b", re.I)
+MUTATING = re.compile(r"\b(add|create|new|edit|save|delete|remove|dismiss|mark|apply|submit|upload|archive)\b", re.IGNORECASE)
 
 
 def page_gaps(catalog: PageCatalog, requires_login: bool, gated: list[dict], role: str | None = None,

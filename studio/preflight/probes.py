@@ -19,9 +19,12 @@ from studio.models.behaviour import Behaviour, BehaviourKind
 from studio.models.catalog import CatalogElement, PageCatalog
 from studio.models.context import Finding, KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
-from studio.models.outcomes import CountOutcome, VisibleOutcome
+from studio.models.outcomes import CountOutcome, PageErrorsOutcome
 from studio.models.testcase import CaseStep
+from studio.preflight.explorer import Explorer
 from studio.preflight.form_trials import FormTrials
+from studio.preflight.persistence import said as _said
+from studio.preflight.persistence import try_persistence
 from studio.preflight.run import PreflightRun, report_finding
 from studio.preflight.sandbox import STEP_TIMEOUT_MS, Sandbox, perform
 from studio.preflight.search_trial import try_search
@@ -74,12 +77,6 @@ def _last_role(step: CaseStep) -> str | None:
     return roles[-1] if roles else ("textbox" if step.action == "fill" else None)
 
 
-def _said(step: CaseStep) -> str:
-    """A step as evidence reads it: `fill What needs to be done? "First sample item"`."""
-    return " ".join(part for part in (step.action, step.target or step.url or "", f'"{step.data}"' if step.data
-                                      else "") if part)
-
-
 @dataclass
 class Found:
     """Where the sample items live: the list, a locator for its items, and one for an item by its text."""
@@ -100,6 +97,7 @@ class Prober:
         self.url = run.url(catalog.path)
         self.behaviours: list[Behaviour] = []
         self.out_of_budget = False
+        self.stopped_before = 0  # the sandbox's stopped writes when the current try began
 
     # -- one try ----------------------------------------------------------------------------------
 
@@ -114,6 +112,7 @@ class Prober:
             return None
         self.run.budget.charge_step()
         self.run.budget.check()
+        self.stopped_before = len(self.box.blocked)
         try:
             driver = await self.box.fresh(self.url)
             observer = OutcomeObserver(driver.race)
@@ -127,12 +126,16 @@ class Prober:
             return None
 
     async def act(self, driver: PageDriver, observer: OutcomeObserver, step: CaseStep) -> CaseStep:
-        """Do `step` and return it with what it changed."""
+        """Do `step` and return it with what it changed. An uncaught error the page throws is a suspected defect."""
         role = _last_role(step)
         with observer.page_errors() as errors:
             before = await observer.before(step.locator, role)
             await perform(self.box, driver, step, self.url)
             outcomes = await observer.after(before, step.action, step.locator, role, step.data, errors)
+        if errors:
+            report_finding(self.run, Finding(
+                kind="page_error", page_url=self.url, evidence=[_said(step), *errors[:3]],
+                summary=f"On {self.catalog.path}, {_said(step)} made the page throw an uncaught error ({errors[0]})."))
         told = [o.why for o in outcomes if o.kind not in ("page_errors", "skipped") and o.why]
         return step.model_copy(update={"outcomes": outcomes, "expected": " ".join(told[:3])})
 
@@ -144,6 +147,19 @@ class Prober:
         if behaviour.asserted == 0 and kind != "blank_refused":
             self.run.note(f"{self.catalog.path}: {name} — nothing visible changed, so no case is written for it.")
             return None
+        if len(self.box.blocked) > self.stopped_before and not self.box.allow_writes:
+            # What the page showed is the sandbox stopping a write, not what the app does.
+            self.run.note(f"{self.catalog.path}: {name} — it sends to the server ({self.box.blocked[-1]}), which "
+                          "the sandbox stops, so what it does was not seen; Try Forms lets it through.")
+            return None
+        thrown = [m for step in steps for o in step.outcomes if isinstance(o, PageErrorsOutcome) for m in o.messages]
+        if thrown:
+            # Never a case that takes the error for what the page should do: it checks that none is thrown (it
+            # fails today, and says so).
+            behaviour.suspected_defect = f"The page threw an uncaught error ({thrown[0]})."
+            behaviour.steps = [step.model_copy(update={"outcomes": [
+                PageErrorsOutcome(messages=[], why="The page throws no uncaught error.") if isinstance(o, PageErrorsOutcome)
+                else o for o in step.outcomes]}) for step in steps]
         self.behaviours.append(behaviour)
         self.run.progress(f"{self.catalog.path}: {name}")
         return behaviour
@@ -151,25 +167,32 @@ class Prober:
     # -- the tries ----------------------------------------------------------------------------------
 
     async def explore(self) -> list[Behaviour]:
+        """A lone entry field first (what it adds, then the items' own controls), else a search box and paging;
+        then the page's forms, sent with typed samples (in the sandbox, a form that would write to the server is
+        stopped there and said so), then every other control the snapshot sees (explorer.py)."""
+        entered = False
         for field in [f for f in self.catalog.inputs if f.role in TEXT_ROLES and f.locator is not None][:2]:
             adds = await self.try_entry(field)
             if adds:
+                entered = True
                 found = await self.find_items(adds)
                 if found is not None:
                     # Persistence first: it is one reload, and a budget running out in the item tries must not
                     # lose it.
                     await self.try_persistence(adds)
                     await self.try_items(adds, found)
-                return self.behaviours
-        for field in [f for f in self.catalog.search_inputs if f.locator is not None][:1]:
-            await try_search(self, field)
-        for control in paging(self.catalog)[:1]:
-            where = f"the {self.catalog.heading or 'page'}"
-            opened = [CaseStep(action="navigate", url=self.catalog.path, target=where)]
-            await self.try_one(opened, "view", f"'{control.name}' shows the next page of the list",
-                               [CaseStep(action="click", target=f"the {control.name} link", locator=control.locator)])
-        if self.box.allow_writes:
-            await FormTrials(self).explore()
+                break
+        if not entered:
+            for field in [f for f in self.catalog.search_inputs if f.locator is not None][:1]:
+                await try_search(self, field)
+            for control in paging(self.catalog)[:1]:
+                where = f"the {self.catalog.heading or 'page'}"
+                opened = [CaseStep(action="navigate", url=self.catalog.path, target=where)]
+                await self.try_one(opened, "view", f"'{control.name}' shows the next page of the list",
+                                   [CaseStep(action="click", target=f"the {control.name} link",
+                                             locator=control.locator)])
+        await FormTrials(self).explore()
+        await Explorer(self).explore()
         return self.behaviours
 
     def entries(self, field: CatalogElement, texts: tuple[str, ...]) -> list[CaseStep]:
@@ -371,33 +394,4 @@ class Prober:
             await self.try_one(base, "page_action", said, [step])
 
     async def try_persistence(self, adds: list[CaseStep]) -> None:
-        """Reload after adding: the items must still be there. Items a reload loses are a suspected defect (users of
-        a list expect what they added to stay): it is reported, and the case checks that they stay — it fails today,
-        and says so — never that they are gone."""
-        name = "Added items are still there after a reload"
-        ready = await self.attempt(adds, name)
-        if ready is None:
-            return
-        driver, observer = ready
-        try:
-            reload = await self.act(driver, observer, CaseStep(action="reload", target="the page"))
-        except RaceError as error:
-            self.run.note(f"{self.catalog.path}: {name} could not be tried: {str(error).splitlines()[0]}")
-            return
-        lost = observer.lost_on_reload
-        if not lost:
-            self.keep("persist", name, adds, [reload])
-            return
-        keys = ", ".join(f'"{key}"' for key, _ in lost)
-        summary = (f"On {self.catalog.path}, {len(lost)} item(s) added before a reload were gone after it ({keys}): "
-                   "users of a list expect what they added to stay.")
-        expected = [VisibleOutcome(locator=locator, why=f'"{key}" is still listed after the reload.')
-                    for key, locator in lost if locator is not None]
-        report_finding(self.run, Finding(kind="data_lost_on_reload", summary=summary, page_url=self.url, evidence=[
-            *map(_said, adds), "reload the page", f"gone after the reload: {keys}"]))
-        if expected:
-            step = reload.model_copy(update={"outcomes": [*reload.outcomes, *expected],
-                                             "expected": " ".join(o.why for o in expected)})
-            kept = self.keep("persist", name, adds, [step])
-            if kept is not None:
-                kept.suspected_defect = summary
+        await try_persistence(self, adds)

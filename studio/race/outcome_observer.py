@@ -73,6 +73,7 @@ class OutcomeObserver:
         # Items this recording put in a list that the last reload lost: (key, a locator for it). Never asserted as
         # gone: what users expect is that they stay, so the caller reports a suspected defect instead.
         self.lost_on_reload: list[tuple[str, LocatorSpec | None]] = []
+        self._before_last: PageState | None = None  # the reading before the last step
 
     @contextmanager
     def page_errors(self) -> Iterator[list[str]]:
@@ -102,6 +103,7 @@ class OutcomeObserver:
                     value: str | None, errors: list[str]) -> list[Outcome]:
         """The step's outcomes, most telling first, ending with the page errors it threw (`errors`)."""
         state = await read_page_state(self.race)
+        self._before_last = before.state
         outcomes: list[Outcome] = []
         if state is not None:
             moved = before.moved = before.state is None or not same_document(before.state, state)
@@ -232,6 +234,28 @@ class OutcomeObserver:
             if volatility(holder.text) or sum(ch.isalpha() for ch in holder.text) < 4:
                 continue
             outcome = await self._holder_text(holder, None, why=f'The page says "{holder.text}".')
+            if outcome is not None:
+                outcomes.append(outcome)
+        return outcomes
+
+    async def revealed(self, limit: int = 3) -> list[Outcome]:
+        """Texts the last step made appear that say something (an error under a field, a "Saved" line), read now,
+        each with a locator that finds it alone; numbers, item insides and volatile texts are left to the step's
+        own outcomes."""
+        if self._before_last is None:
+            return []
+        state = await read_page_state(self.race)
+        if state is None or not same_document(self._before_last, state):
+            return []
+        earlier = {(h.path, h.tag): h.text for h in self._before_last.holders}
+        outcomes: list[Outcome] = []
+        for holder in state.holders:
+            if len(outcomes) >= limit:
+                break
+            if (holder.live or holder.item is not None or earlier.get((holder.path, holder.tag)) == holder.text
+                    or sum(ch.isalpha() for ch in holder.text) < 4 or volatility(holder.text)):
+                continue
+            outcome = await self._holder_text(holder, None, why=f'The page shows "{holder.text}".')
             if outcome is not None:
                 outcomes.append(outcome)
         return outcomes

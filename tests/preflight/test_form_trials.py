@@ -67,5 +67,7 @@ async def test_without_leave_no_form_is_sent(roomy):
         job = await roomy.preflight.start(app.base_url + "/items/new", request="")
         assert job.status == "completed", job.message
         assert not job.state["try_forms"]
-        assert not [b for b in behaviours_of(job.state, "/items/new") if b.kind in ("refused", "save", "remove")]
+        # Sent empty, the browser refuses it before any request (kept); sent filled in, it would write: stopped.
+        assert not [b for b in behaviours_of(job.state, "/items/new") if b.kind in ("save", "remove")]
+        assert any("which the sandbox stops" in note for note in job.context.evidence.notes)
         assert app.items == before

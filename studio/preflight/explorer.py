@@ -1,0 +1,165 @@
+"""The explorer: every control the snapshot sees on a page, tried from a fresh sandboxed state, then the controls of
+the states that changed (a panel that opened, a row that was added), two levels deep within the budget.
+
+A control is tried as its role says a user would: a button, tab, menu item or clickable element is clicked, a box is
+checked, a select gets each of its options, the keys the page listens to are pressed. Each try keeps what the
+outcome observer saw change (items that came or went, counters and totals, messages, the URL); a try that changed
+nothing visible writes no case. What the page would keep after a reload is asked of every state that added items.
+Forms and lone entry fields are tried by the Prober's own tries (probes.py, form_trials.py) before this runs.
+
+Generic by construction: what is tried comes from the snapshot's roles, names and states, never from an app's names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from studio.browser.errors import BrowserError
+from studio.models.behaviour import BehaviourKind
+from studio.models.testcase import CaseStep
+from studio.preflight.app_kind import keyboard_listeners
+from studio.race.driver import PageDriver
+from studio.race.errors import RaceError
+from studio.race.locators import synthesize
+from studio.race.snapshot_lines import SnapshotLine, parse_snapshot
+
+if TYPE_CHECKING:
+    from studio.preflight.probes import Prober
+
+CLICKED = {"button", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "option", "gridcell"}
+CHECKED = {"checkbox", "radio", "switch"}
+MAX_DEPTH = 2  # the entry state, and the states its tries reached
+MAX_TRIES_PER_STATE = 14
+MAX_OPTIONS = 3
+KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", "Space")
+# Read on the element the snapshot named: what a try needs to know that the snapshot line does not say.
+FACTS_JS = """(el) => ({ tag: el.tagName.toLowerCase(), href: el.getAttribute('href'),
+  inForm: !!(el.form || el.closest('form')), checked: !!el.checked, type: (el.getAttribute('type') || '').toLowerCase(),
+  options: el.tagName === 'SELECT' ? [...el.options].filter((o) => !o.disabled).map((o) => o.label.trim()) : null,
+  selected: el.tagName === 'SELECT' ? (el.selectedOptions[0] || {}).label || null : null })"""
+
+
+@dataclass
+class Try:
+    """One thing to try at a state: its behaviour's kind and name, and the step."""
+
+    kind: BehaviourKind
+    name: str
+    step: CaseStep
+    key: str  # tells tries apart across states: the action and the locator
+
+
+@dataclass
+class State:
+    """A state to explore: the steps that reach it from a fresh browser, and how deep it is."""
+
+    setup: list[CaseStep]
+    depth: int
+    known: set[str] = field(default_factory=set)  # the tries of the state it came from (not tried again)
+
+
+def plain(steps: list[CaseStep]) -> list[CaseStep]:
+    """Steps as a setup replays them: what they changed was asserted by the behaviour that tried them."""
+    return [step.model_copy(update={"outcomes": [], "expected": ""}) for step in steps]
+
+
+def _same_document_link(href: str | None) -> bool:
+    return bool(href) and str(href).startswith("#") and len(str(href)) > 1
+
+
+class Explorer:
+    """Tries what the snapshot sees on one page (with the Prober's sandbox, observer, budget and notes)."""
+
+    def __init__(self, prober: Prober) -> None:
+        self.prober = prober
+        self.catalog = prober.catalog
+        where = f"the {self.catalog.heading or self.catalog.title or 'page'}"
+        self.opened = [CaseStep(action="navigate", url=self.catalog.path, target=where)]
+        self.tried: set[str] = {step.locator.python() for b in prober.behaviours for step in b.steps if step.locator}
+        self.listened_keys = False
+
+    async def explore(self) -> None:
+        frontier = [State(self.opened, 0)]
+        while frontier and not self.prober.out_of_budget:
+            state = frontier.pop(0)
+            tries = await self.tries_at(state)
+            for attempt in tries[:MAX_TRIES_PER_STATE]:
+                if self.prober.out_of_budget:
+                    break
+                self.tried.add(attempt.key)
+                done = await self.prober.try_one(state.setup, attempt.kind, attempt.name, [attempt.step])
+                if not done:
+                    continue
+                reached = [*state.setup, *plain(done)]
+                if self._added_items(done):
+                    await self.prober.try_persistence(reached)
+                if state.depth + 1 < MAX_DEPTH:
+                    frontier.append(State(reached, state.depth + 1, {t.key for t in tries}))
+
+    @staticmethod
+    def _added_items(done: list[CaseStep]) -> bool:
+        return any("added to the list" in outcome.why for step in done for outcome in step.outcomes)
+
+    async def tries_at(self, state: State) -> list[Try]:
+        """What to try at `state`: read on a fresh page that reached it (then closed)."""
+        ready = await self.prober.attempt(state.setup, "the page's controls")
+        if ready is None:
+            return []
+        driver, _observer = ready
+        try:
+            lines = parse_snapshot((await driver.race.snapshot()).text)
+        except (RaceError, BrowserError) as error:
+            self.prober.run.note(f"{self.catalog.path}: its controls could not be read: {str(error).splitlines()[0]}")
+            return []
+        found: list[Try] = []
+        for line in lines:
+            if len(found) >= MAX_TRIES_PER_STATE * 2:
+                break
+            found += await self._tries_of(driver, line, state)
+        if not self.listened_keys and state.depth == 0:
+            self.listened_keys = True
+            if await keyboard_listeners(driver):
+                found += [Try("key", f"Pressing {key} changes the page", CaseStep(
+                    action="press", target="the page", data=key), f"press {key}") for key in KEYS]
+        order = {"select": 0, "toggle": 1, "page_action": 2, "view": 3, "key": 4}
+        return sorted(found, key=lambda t: order.get(t.kind, 5))
+
+    async def _tries_of(self, driver: PageDriver, line: SnapshotLine, state: State) -> list[Try]:
+        from studio.preflight.probes import LEAVES
+
+        clickable = "clickable" in line.states
+        wanted = line.role in CLICKED or line.role in CHECKED or line.role in ("combobox", "listbox", "link") \
+            or clickable
+        if not wanted or "disabled" in line.states or LEAVES.search(line.name or ""):
+            return []
+        try:
+            locator = await synthesize(driver.race, line.ref)
+            facts = await driver.evaluate_on(locator, FACTS_JS, timeout_ms=1500)
+        except (RaceError, BrowserError):
+            return []
+        if not isinstance(facts, dict) or facts.get("inForm") and facts.get("tag") in ("input", "select", "textarea"):
+            return []  # a form's fields are filled and sent together (form_trials.py)
+        name = line.name or line.role
+        key = locator.python()
+        if key in self.tried or key in state.known:
+            return []
+        if facts.get("options") is not None:
+            options = [o for o in facts["options"] if o and o != facts.get("selected")][:MAX_OPTIONS]
+            return [Try("select", f"Choosing '{option}' in '{name}' changes the page", CaseStep(
+                action="select", target=f"'{name}'", locator=locator, data=option), f"{key} = {option}")
+                for option in options]
+        if line.role in CHECKED:
+            if facts.get("checked"):
+                return []
+            return [Try("toggle", f"Checking '{name}' changes the page", CaseStep(
+                action="check", target=f"'{name}'", locator=locator), key)]
+        if line.role == "link":
+            if not _same_document_link(facts.get("href")):
+                return []  # another page: the UI map follows it
+            return [Try("view", f"'{name}' shows its view ({facts['href']})", CaseStep(
+                action="click", target=f"the {name} link", locator=locator), key)]
+        if facts.get("tag") in ("input", "textarea"):
+            return []
+        return [Try("page_action", f"Pressing '{name}' changes the page", CaseStep(
+            action="click", target=f"'{name}'" if clickable else f"the {name} button", locator=locator), key)]
