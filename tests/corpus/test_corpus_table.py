@@ -16,13 +16,13 @@ from tests.corpus.measure import TARGETS
 
 pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.browser]
 
-APP = "registration"
+APP = "sortable"
 
 
 def test_the_measure_script_prints_the_row_and_the_targets(exports_on_the_worker_server, tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "tests.corpus.measure", "--json", "--apps", APP, "--no-data-loss",
-         "--max-seconds", "15", "--max-faults", "1", "--work", str(tmp_path)],
+         "--max-seconds", "10", "--max-faults", "1", "--work", str(tmp_path)],
         check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout)
