@@ -75,6 +75,10 @@ else
     # Ubuntu's chromium package is a snap wrapper; it works on desktops, not in containers.
     apt_install chromium
 fi
+# npm fetches the pinned third-party apps the corpus tests serve (tests/corpus; cached outside the checkout).
+if [ "$MODE" = "test" ] && ! command -v npm >/dev/null 2>&1; then
+    command -v apt-get >/dev/null 2>&1 && apt_install npm || say "npm is missing: the corpus tests (tests/corpus) will fail until it is installed"
+fi
 # The doctor really launches the browser through Playwright, so a missing library shows up here, not in a test.
 "$VENV/bin/studio" doctor >&2 || die "the studio cannot drive a browser yet (see the next steps above)"
 
@@ -98,10 +102,10 @@ fi
 # tests, with the 25 slowest listed at the end.
 say "Running the fast lane (no browser, no window)"
 # shellcheck disable=SC2086
-"$VENV/bin/python" -m pytest $WORKERS -m "not browser and not gui" -q
-say "Running the browser and window tests"
+"$VENV/bin/python" -m pytest $WORKERS -m "not browser and not gui and not corpus" -q
+say "Running the browser, window and app-corpus tests"
 # These wait on pages and windows much of the time, so one worker more than there are cores keeps the cores busy
 # (measured on 2 cores: 3 workers finish the preflight and playground tests 10 % sooner than 2).
 [ -n "$WORKERS" ] && WORKERS="-n $(( $(nproc) + 1 ))"
 # shellcheck disable=SC2086
-exec "$VENV/bin/python" -m pytest $WORKERS -m "browser or gui" --durations=25
+exec "$VENV/bin/python" -m pytest $WORKERS -m "browser or gui or corpus" --durations=25
