@@ -27,7 +27,8 @@ from studio.race.snapshot_lines import SnapshotLine, parse_snapshot
 if TYPE_CHECKING:
     from studio.preflight.probes import Prober
 
-CLICKED = {"button", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "option", "gridcell"}
+CLICKED = {"button", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem"}
+SAME_KIND = 2  # clickable elements that are not controls (cards, cells, rows), tried per role and state
 CHECKED = {"checkbox", "radio", "switch"}
 MAX_DEPTH = 2  # the entry state, and the states its tries reached
 MAX_TRIES_PER_STATE = 14
@@ -113,9 +114,15 @@ class Explorer:
             self.prober.run.note(f"{self.catalog.path}: its controls could not be read: {str(error).splitlines()[0]}")
             return []
         found: list[Try] = []
+        per_role: dict[str, int] = {}
         for line in lines:
             if len(found) >= MAX_TRIES_PER_STATE * 2:
                 break
+            if line.role not in CLICKED and line.role not in CHECKED and "clickable" in line.states:
+                # Seats, cards, rows: a few of a kind say what the kind does.
+                per_role[line.role] = per_role.get(line.role, 0) + 1
+                if per_role[line.role] > SAME_KIND:
+                    continue
             found += await self._tries_of(driver, line, state)
         if not self.listened_keys and state.depth == 0:
             self.listened_keys = True

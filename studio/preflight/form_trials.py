@@ -79,6 +79,29 @@ def sample_step(field: FormField, as_number: bool = False) -> CaseStep | None:
     return CaseStep(action="fill", target=f"'{label}'", locator=field.locator, data=value)
 
 
+LIMITS_JS = """(el) => ({ type: el.type, min: el.min, max: el.max, minLength: el.minLength })"""
+
+
+async def fitting_value(driver: PageDriver, field: FormField) -> str | None:
+    """A value within the field's own limits (a number between its min and max, a text of its minimum length),
+    for a field that refused the sample; None when it states none."""
+    if field.locator is None:
+        return None
+    try:
+        limits = await driver.evaluate_on(field.locator, LIMITS_JS, timeout_ms=1000)
+    except RaceError:
+        return None
+    if not isinstance(limits, dict):
+        return None
+    if limits.get("type") in ("number", "range") and (limits.get("min") or limits.get("max")):
+        low = float(limits["min"]) if limits.get("min") else float(limits["max"]) - 10
+        high = float(limits["max"]) if limits.get("max") else low + 100
+        return str(int(low + max(1, (high - low) // 4)))
+    if (limits.get("minLength") or 0) > 0:
+        return ("Sample " + field.spec.label + " " * 40).strip().ljust(int(limits["minLength"]), "x")
+    return None
+
+
 def invalid_outcome(field: FormField) -> VisibleOutcome | None:
     """The field marked invalid (the browser's own constraint check, or aria-invalid), as a check."""
     if field.locator is None:
@@ -198,8 +221,10 @@ class FormTrials:
         again (once). Returns the page the save reached, its observer and the steps, for the delete try."""
         name = f"Sending {_called(form)} with every field filled in saves it"
         numbers: set[str] = set()
+        fitted: dict[str, str] = {}  # values that fit a refusing field's own limits (min, max, minlength)
         for round_no in range(2):
-            fills = [step for field in form.fields
+            fills = [step.model_copy(update={"data": fitted[field.spec.name]}) if field.spec.name in fitted else step
+                     for field in form.fields
                      if (step := sample_step(field, as_number=field.spec.name in numbers)) is not None]
             steps = [*fills, self.submit(form)]
             ready = await self.prober.attempt(self.opened, name)
@@ -216,7 +241,11 @@ class FormTrials:
                 return None
             retry = {field.spec.name for field in flagged} - numbers
             if flagged and retry and round_no == 0:
-                numbers |= retry  # a field that refused text: its hint usually asks for a number
+                for field in flagged:
+                    value = await fitting_value(driver, field)
+                    if value is not None:
+                        fitted[field.spec.name] = value
+                numbers |= retry - set(fitted)  # a field that refused text: its hint usually asks for a number
                 continue
             if flagged:
                 self.note(f"{_called(form, start=True)} refused the sample values in {', '.join(f.spec.label for f in flagged)}; "

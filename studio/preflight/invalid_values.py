@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 NOT_AN_EMAIL = "not-an-email"
 OTHER_PASSWORD = "Other-pass-456"
 NEGATIVE = "-3"
+SHORT_PASSWORD = "Ab1!"  # shorter than any password rule allows
 EMAIL_WORD = re.compile(r"\be-?mail\b", re.IGNORECASE)
 
 
@@ -47,6 +48,9 @@ class InvalidValues:
         if emails:
             await self.refused(form, {emails[0].spec.name: NOT_AN_EMAIL},
                                f"an e-mail address that is not one in '{_label(emails[0])}'")
+        if passwords:
+            short = {f.spec.name: SHORT_PASSWORD for f in passwords[:2]}
+            await self.refused(form, short, f"a password of {len(SHORT_PASSWORD)} characters in '{_label(passwords[0])}'")
         if len(passwords) >= 2:
             await self.refused(form, {passwords[1].spec.name: OTHER_PASSWORD},
                                f"a different password in '{_label(passwords[1])}'")

@@ -27,6 +27,10 @@ async def try_persistence(prober: Prober, adds: list[CaseStep]) -> None:
     a list expect what they added to stay): it is reported, and the case checks that they stay — it fails today,
     and says so — never that they are gone."""
     name = "Added items are still there after a reload"
+    # Only what was typed is data a user added; rows a sort or a page of a table showed are views a reload may reset.
+    typed = [step.data.strip() for step in adds if step.action == "fill" and step.data and step.data.strip()]
+    if not typed:
+        return
     if any(b.kind == "persist" for b in prober.behaviours) or prober.run.context.findings and any(
             f.kind == "data_lost_on_reload" and f.page_url == prober.url for f in prober.run.context.findings):
         return  # once per page
@@ -39,7 +43,8 @@ async def try_persistence(prober: Prober, adds: list[CaseStep]) -> None:
     except RaceError as error:
         prober.run.note(f"{prober.catalog.path}: {name} could not be tried: {str(error).splitlines()[0]}")
         return
-    lost = observer.lost_on_reload
+    lost = list({key: (key, locator) for key, locator in observer.lost_on_reload
+                 if any(value in key or key in value for value in typed)}.values())
     if not lost:
         prober.keep("persist", name, adds, [reload])
         return

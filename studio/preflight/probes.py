@@ -280,18 +280,21 @@ class Prober:
             toggled = await self.try_one(adds, "toggle", "Checking an item's box marks it done",
                                          [CaseStep(action="check", target=f"the box of '{SAMPLES[0]}'",
                                                    locator=_within(first, _role("checkbox")))])
-        for control in [c for c in controls if c["tag"] == "button" or c["role"] == "button"][:2]:
-            if third is None or not control["name"]:
+        buttons = [c for c in controls if c["tag"] == "button" or c["role"] == "button"]
+        for control in buttons[:2]:
+            if third is None or (not control["name"] and len(buttons) > 1):
                 continue
-            button = _within(third, _role("button", control["name"]))
+            # A button with no name (an icon, a "×" drawn by CSS) is the item's only button: found within it.
+            called = f"'{control['name']}'" if control["name"] else "The item's button"
+            button = _within(third, _role("button", control["name"] or None))
             steps = [CaseStep(action="hover", target=f"'{SAMPLES[2]}'", locator=third),
-                     CaseStep(action="click", target=f"'{control['name']}' on '{SAMPLES[2]}'", locator=button)]
-            await self.try_one(adds, "remove", f"'{control['name']}' on an item (shown on hover) acts on it", steps)
+                     CaseStep(action="click", target=f"{called} on '{SAMPLES[2]}'", locator=button)]
+            await self.try_one(adds, "remove", f"{called} on an item (shown on hover) acts on it", steps)
         if second is not None:
             await self.try_edit(adds, second)
         base = adds + [step.model_copy(update={"outcomes": []}) for step in toggled]
-        await self.try_views(base, views)
         await self.try_page_controls(base)
+        await self.try_views(base, views)
 
     async def page_views(self, driver: PageDriver) -> list[CatalogElement]:
         """The page's links to client-side routes as they show once it has items (the survey saw it empty)."""
