@@ -1,7 +1,7 @@
 """Small single-page apps of everyday shapes, as plain HTML and JavaScript under tests/apps/static/<shape>/, each served
 on its own loopback origin (its own storage): a seat-booking page, a product filter, icon-only buttons with a modal
 menu, a to-do list of hand-written web components (open shadow roots), a keyboard-only word game, a registration form
-with client-side validation, an expense tracker and a page with a same-origin frame. They are written the way such
+with client-side validation, an expense tracker, a page with a same-origin frame and a drag-to-sort list. They are written the way such
 apps are found in the wild (event delegation, labels without `for`, lists hidden while empty), not for the studio."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tests.app_thread import AppThread
 
 STATIC = Path(__file__).parent / "static"
 SHAPES = ("seat-booking", "product-filter", "icon-buttons", "todo-wc", "word-game", "registration", "expense-tracker",
-          "embedded-widget")
+          "embedded-widget", "drag-list")
 _TYPES = {".html": "text/html", ".js": "application/javascript", ".css": "text/css"}
 
 

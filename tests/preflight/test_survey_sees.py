@@ -179,6 +179,14 @@ async def test_a_same_origin_frame_is_read(shapes, driver):
     assert [f.spec.name for form in survey.catalog.forms for f in form.fields] == ["Your e-mail"]
 
 
+async def test_a_drag_to_sort_list_is_one_control_of_ten_draggable_items(shapes, driver):
+    await open_shape(driver, shapes, "drag-list")
+    survey = await survey_page(driver, deep=True)
+    rows = next(c for c in survey.catalog.controls if c.draggable)
+    assert (rows.role, rows.count, rows.found_by) == ("draggable", 10, "draggable")
+    assert rows.locator is not None and await driver.count(rows.locator) == 10
+
+
 async def test_a_registration_form_is_not_a_login(shapes, driver):
     await open_shape(driver, shapes, "registration")
     survey = await survey_page(driver)
@@ -209,7 +217,7 @@ async def test_preflight_names_areas_by_what_stays_and_does_not_ask_a_registrati
             context = job.context
             names[shape] = context.ui_map.key_pages[0].name
             assert not context.auth_state.requires_login and not context.auth_state.blockers
-            assert not any(q.category == "Login" for q in context.questions if hasattr(q, "category"))
+            assert not any(q.title == "Login" for q in context.questions)  # never asked for an account
             if shape == "registration":
                 assert any("registration form" in note for note in context.evidence.notes)
         # the game's scrambled word (an h1 that changes on each load) and the balance ("$0.00") are no names
