@@ -201,20 +201,29 @@ async def survey_page(driver: PageDriver, reached_by: str = "", deep: bool = Fal
 
 
 async def _survey(driver: PageDriver, reached_by: str, deep: bool, status: int | None) -> Survey:
+    # Flags and keys are read at the same time as the page (other sessions of the browser), and again after a move.
+    extras = asyncio.ensure_future(asyncio.gather(_flags(driver), read_keyboard(driver)))
     raw = None
-    for attempt in range(3):
-        try:
-            raw = await driver.race.read(survey_source(), "surveying it", prelude=_source("survey_kit.js"),
-                                         listeners=True)
-            break
-        except RaceError as error:
-            # A navigation started just before (a redirect after a submit): survey the page it lands on.
-            if attempt == 2 or error.kind != "navigated":
-                raise
-            await driver.wait_for_load("load", timeout_ms=10_000)
+    try:
+        for attempt in range(3):
+            try:
+                raw = await driver.race.read(survey_source(), "surveying it", prelude=_source("survey_kit.js"),
+                                             listeners=True)
+                break
+            except RaceError as error:
+                # A navigation started just before (a redirect after a submit): survey the page it lands on.
+                if attempt == 2 or error.kind != "navigated":
+                    raise
+                await driver.wait_for_load("load", timeout_ms=10_000)
+                await asyncio.gather(extras, return_exceptions=True)
+                extras = asyncio.ensure_future(asyncio.gather(_flags(driver), read_keyboard(driver)))
+    except BaseException:
+        extras.cancel()
+        await asyncio.gather(extras, return_exceptions=True)
+        raise
+    flags, keyboard = await extras
     if raw is None:  # the survey script returns an object; None means the page's scripts got in its way
         raise RuntimeError(f"Surveying {driver.url} returned nothing.")
-    flags, keyboard = await asyncio.gather(_flags(driver), read_keyboard(driver))
     # Every element once (the lists overlap: a filter button is also an action, a submit button too).
     distinct = {item["key"]: item for key in ELEMENT_LISTS for item in raw.get(key, [])}
     everything = list(distinct.values())
