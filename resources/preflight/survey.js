@@ -160,12 +160,43 @@
   const submitOf = (form) => [...form.querySelectorAll('button, input[type="submit"]')].filter(visible)
     .find((b) => (b.type || '').toLowerCase() === 'submit') || [...form.querySelectorAll('button')].filter(visible).pop();
   const formHeading = (form) => form.querySelector('h1, h2, h3, legend');
+  // A registration form (two password fields, a new password, a password among four fields or more, or an account's
+  // fields under a submit or heading that says it creates one) is not a login: it is a form whose validation is
+  // tested, and every field of it is expected to be filled (client-side checks seldom say `required`).
+  const registerWords = /\b(sign[- ]?up|register|registration|create (?:an |your |new )?account|join|new account|get started)\b/i;
+  const NOT_TEXT = ['hidden', 'submit', 'button', 'reset', 'image', 'checkbox', 'radio', 'file', 'range', 'color'];
+  const textLike = all('input').filter((el) => visible(el) && !['password', 'email', 'search', ...NOT_TEXT].includes(el.type));
+  const containerOf = (el) => closest(el, 'form') || (() => {
+    // A form without <form>: the nearest ancestor holding a button and another field.
+    for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
+      if (node.querySelector('button, input[type="submit"]') && node.querySelectorAll('input, select, textarea').length > 1) return node;
+    }
+    return null;
+  })();
+  const registration = (container) => {
+    if (!container) return null;
+    const fields = [...container.querySelectorAll('input, select, textarea')].filter((el) => visible(el) && !NOT_TEXT.includes(el.type));
+    const secrets = fields.filter((el) => el.type === 'password');
+    const submit = submitOf(container);
+    const heading = formHeading(container) || (container.previousElementSibling && /^H[1-3]$/.test(container.previousElementSibling.tagName)
+      ? container.previousElementSibling : null);
+    const said = [submit && (submit.value || submit.textContent), heading && heading.textContent, container.getAttribute('aria-label')].join(' ');
+    const account = secrets.length || fields.some((el) => el.type === 'email');
+    const evidence = secrets.length >= 2 ? 'two password fields'
+      : secrets.some((el) => el.getAttribute('autocomplete') === 'new-password') ? 'a new-password field'
+        : secrets.length && fields.length >= 4 ? `a password among ${fields.length} fields`
+          : (account && registerWords.test(said) && fields.length >= 2) ? `"${clean(said, 40)}"` : null;
+    return evidence ? { evidence, fields: fields.length, name: clean((heading && heading.textContent) || said, 60) } : null;
+  };
   const forms = all('form').filter((form) => inMain(form) && visible(form)).map((form) => {
     const heading = formHeading(form);
     const submit = submitOf(form);
+    const fields = fieldsIn(form);
+    const signUp = registration(form);
+    if (signUp) fields.forEach((field) => { if (!['checkbox', 'radio'].includes(field.type)) field.required = true; });
     return {
       name: clean(form.getAttribute('aria-label') || (heading && heading.textContent) || form.id || 'form', 80),
-      fields: fieldsIn(form), submit: submit ? item(submit) : null,
+      fields, submit: submit ? item(submit) : null, registration: signUp,
       stepText: stepText(closest(form, 'section, main') || form), method: (form.getAttribute('method') || 'get').toLowerCase(),
     };
   }).filter((form) => form.fields.length || form.stepText);
@@ -314,35 +345,10 @@
       css: K.uniqueCss(label), foundBy: 'label' });
   }
 
-  // Login: a password field, or real one-time-code evidence; a numeric field alone (an amount, a quantity) is not.
-  // A registration form (two password fields, a new password, many fields, or a submit that says it creates an
-  // account) is not a login: it is a form whose validation is tested.
+  // Login: a password field outside a registration form, or real one-time-code evidence; a numeric field alone (an
+  // amount, a quantity) is not.
   const words = (text) => (text || '').replace(/([a-z])([A-Z])/g, '$1 $2');
   const codeWords = /(^|[^a-z])(otp|totp|2fa|mfa|one[-_ ]?time|verification[-_ ]?code|authenticator|security[-_ ]?code|authentication[-_ ]?code|passcode)([^a-z]|$)/i;
-  const registerWords = /\b(sign[- ]?up|register|registration|create (?:an |your |new )?account|join|new account|get started)\b/i;
-  const NOT_TEXT = ['hidden', 'submit', 'button', 'reset', 'image', 'checkbox', 'radio', 'file', 'range', 'color'];
-  const textLike = all('input').filter((el) => visible(el) && !['password', 'email', 'search', ...NOT_TEXT].includes(el.type));
-  const containerOf = (el) => closest(el, 'form') || (() => {
-    // A form without <form>: the nearest ancestor holding a button and another field.
-    for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
-      if (node.querySelector('button, input[type="submit"]') && node.querySelectorAll('input, select, textarea').length > 1) return node;
-    }
-    return null;
-  })();
-  const registration = (container) => {
-    if (!container) return null;
-    const fields = [...container.querySelectorAll('input, select, textarea')].filter((el) => visible(el) && !NOT_TEXT.includes(el.type));
-    const secrets = fields.filter((el) => el.type === 'password');
-    const submit = submitOf(container);
-    const heading = formHeading(container) || (container.previousElementSibling && /^H[1-3]$/.test(container.previousElementSibling.tagName)
-      ? container.previousElementSibling : null);
-    const said = [submit && (submit.value || submit.textContent), heading && heading.textContent, container.getAttribute('aria-label')].join(' ');
-    const evidence = secrets.length >= 2 ? 'two password fields'
-      : secrets.some((el) => el.getAttribute('autocomplete') === 'new-password') ? 'a new-password field'
-        : fields.length >= 4 ? `${fields.length} fields`
-          : (registerWords.test(said) && fields.length >= 2) ? `"${clean(said, 40)}"` : null;
-    return evidence ? { evidence, fields: fields.length, name: clean((heading && heading.textContent) || said, 60) } : null;
-  };
   const passwords = all('input[type="password"]').filter(visible);
   let signUp = null;
   const password = passwords.find((el) => {

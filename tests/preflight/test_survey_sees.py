@@ -194,6 +194,7 @@ async def test_a_registration_form_is_not_a_login(shapes, driver):
     assert survey.registration is not None and survey.registration["evidence"] == "two password fields"
     fields = survey.catalog.forms[0].fields
     assert [f.spec.name for f in fields] == ["Username", "Email", "Password", "Confirm Password"]
+    assert all(f.spec.required for f in fields)  # its script checks every field, though none says `required`
 
 
 def test_names_are_words_not_values():
@@ -220,6 +221,7 @@ async def test_preflight_names_areas_by_what_stays_and_does_not_ask_a_registrati
             assert not any(q.title == "Login" for q in context.questions)  # never asked for an account
             if shape == "registration":
                 assert any("registration form" in note for note in context.evidence.notes)
+                assert "validation" in {gap.gap_type for gap in context.coverage_gaps}
         # the game's scrambled word (an h1 that changes on each load) and the balance ("$0.00") are no names
         assert names == {"word-game": "Word Scramble", "expense-tracker": "Expense Tracker",
                          "registration": "Register With Us"}
