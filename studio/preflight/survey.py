@@ -1,8 +1,13 @@
 """Survey a page: what a tester notes on a first look, as a PageCatalog with locators for its controls.
 
-Locators come from role and accessible name when that pair is unique on the page (else the test id). A
-deep survey — for the pages the request is about — counts each one's matches on the page (the driver resolves
-them with Playwright's own engine), so case steps written from it point at exactly one element.
+It sees at least what the snapshot sees: the script (resources/preflight/survey.js) runs in the studio's isolated
+world beside the snapshot's library — its roles, its names, the elements page scripts gave click listeners (found
+over CDP) — through open shadow roots and same-origin frames; the keys the page listens to are read over CDP too.
+
+Locators come from role and accessible name when that pair is unique on the page, else the test id, the item the
+element sits in, its text, a CSS selector of what it is, and last the n-th of its role in its landmark. A deep
+survey — for the pages the request is about — counts each one's matches on the page (the driver resolves them with
+Playwright's own engine), so case steps written from it point at exactly one element (a group's at all its members).
 """
 
 from __future__ import annotations
