@@ -3,6 +3,7 @@
 //   collections  repeating children of one parent (list items, table rows, cards, board cells) with their texts;
 //   holders      short texts (counters, status lines, scores, values shown on a page); those inside an item say so;
 //   heading      the page's first visible level-1 heading.
+// It reads through open shadow roots (web components) and same-origin frames, as a user sees the page.
 // Installed once per document; the engine calls globalThis.__pfsOutcomes.read().
 (() => {
   if (globalThis.__pfsOutcomes) return;
@@ -21,7 +22,7 @@
     'contentinfo']);
   const INLINE = new Set(['B', 'STRONG', 'EM', 'I', 'SPAN', 'SMALL', 'CODE', 'ABBR', 'TIME', 'MARK', 'SUB', 'SUP', 'S',
     'U', 'BDI', 'DATA', 'VAR', 'KBD', 'Q', 'CITE', 'DFN', 'BR']);
-  const SKIP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'HEAD', 'IFRAME', 'CANVAS', 'VIDEO', 'AUDIO',
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'HEAD', 'CANVAS', 'VIDEO', 'AUDIO',
     'SELECT', 'TEXTAREA', 'INPUT', 'svg', 'SVG', 'OBJECT', 'PICTURE', 'IMG']);
   // Classes that say what a thing is (todo-list, score-container), not how it looks right now or a build hash.
   const STATE_CLASS = /^(is-|has-)|^(active|selected|completed|complete|done|disabled|hidden|open|opened|closed|checked|current|focus|focused|hover|visible|expanded|collapsed|editing|new|merged|error|success|loading)$/i;
@@ -57,7 +58,60 @@
       parts.push([...parent.children].indexOf(node));
       node = parent;
     }
-    return parts.reverse().join('/');
+    // An element of a same-origin frame: the frame's path, then 'f', then its own (never a path of the top document).
+    const frame = el.ownerDocument.defaultView && el.ownerDocument.defaultView.frameElement;
+    return (frame ? domPath(frame) + '/f/' : '') + parts.reverse().join('/');
+  }
+
+  // The parent a user sees: across a shadow root to its host.
+  function parentOf(el) {
+    return el.parentElement || (el.parentNode && el.parentNode.host) || null;
+  }
+
+  // What is rendered inside: an open shadow root's children and the light ones, a same-origin frame's body.
+  function childrenOf(el) {
+    if (el.tagName === 'IFRAME') {
+      try {
+        const body = el.contentDocument && el.contentDocument.body;
+        return body ? [body] : [];
+      } catch (error) { return []; } // another origin's frame is not ours to read
+    }
+    return el.shadowRoot ? [...el.shadowRoot.children, ...el.children] : [...el.children];
+  }
+
+  // Elements inside `el`, its shadow roots included, in order (bounded).
+  function descendants(el, limit = 400) {
+    const found = [];
+    const walk = (node) => {
+      for (const kid of childrenOf(node)) {
+        if (found.length >= limit || kid.tagName === 'IFRAME') continue;
+        found.push(kid);
+        walk(kid);
+      }
+    };
+    walk(el);
+    return found;
+  }
+
+  // Its text, the text of its shadow roots included (a web component's item keeps its words there).
+  function textOf(el) {
+    if (!shadowHosts || (!el.shadowRoot && !hasShadow(el))) return el.textContent || '';
+    let text = '';
+    const walk = (node) => {
+      if (node.nodeType === 3) { text += node.data; return; }
+      if (node.nodeType !== 1 && node.nodeType !== 11) return;
+      if (node.tagName === 'SCRIPT' || node.tagName === 'STYLE') return;
+      if (node.shadowRoot) node.shadowRoot.childNodes.forEach(walk);
+      node.childNodes.forEach(walk);
+    };
+    walk(el);
+    return text;
+  }
+
+  let shadowHosts = false; // whether the document hosts shadow roots (read() looks): without any, text is read fast
+  function hasShadow(el) {
+    for (const node of el.querySelectorAll('*')) if (node.shadowRoot) return true;
+    return false;
   }
 
   function semanticClasses(el) {
@@ -83,7 +137,7 @@
 
   function ancestry(el, levels) {
     const chain = [];
-    for (let node = el.parentElement; node && node.tagName !== 'BODY' && chain.length < levels; node = node.parentElement) {
+    for (let node = parentOf(el); node && node.tagName !== 'BODY' && chain.length < levels; node = parentOf(node)) {
       const item = facts(node);
       item.landmark = LANDMARKS.has(item.role || '');
       chain.push(item);
@@ -92,14 +146,15 @@
   }
 
   function keyText(item) {
-    const heading = item.querySelector('h1, h2, h3, h4, h5, h6, [role="heading"]');
-    if (heading && clean(heading.textContent, LIMITS.key)) return clean(heading.textContent, LIMITS.key);
-    for (const node of item.querySelectorAll('*')) {
-      if (node.children.length === 0 && !SKIP.has(node.tagName) && clean(node.textContent, LIMITS.key)) {
+    const inside = descendants(item);
+    const heading = inside.find((node) => /^H[1-6]$/.test(node.tagName) || node.getAttribute('role') === 'heading');
+    if (heading && clean(textOf(heading), LIMITS.key)) return clean(textOf(heading), LIMITS.key);
+    for (const node of inside) {
+      if (childrenOf(node).length === 0 && !SKIP.has(node.tagName) && clean(node.textContent, LIMITS.key)) {
         return clean(node.textContent, LIMITS.key);
       }
     }
-    return clean(item.textContent, LIMITS.key);
+    return clean(textOf(item), LIMITS.key);
   }
 
   // The tag most children share, when they make a collection: list semantics, or three or more alike.
@@ -121,7 +176,7 @@
     const all = [...el.children].filter((kid) => kid.tagName === itemTag);
     const shown = all.filter((kid) => !hidden(kid));
     const items = shown.slice(0, LIMITS.items).map((kid) => ({
-      text: clean(kid.textContent, LIMITS.itemText), key: keyText(kid), path: domPath(kid),
+      text: clean(textOf(kid), LIMITS.itemText), key: keyText(kid), path: domPath(kid),
     }));
     if (items.length && items.every((item) => !item.text) && items.length < 4) return null;
     const common = all.length ? all.map(semanticClasses).reduce((a, b) => a.filter((name) => b.includes(name))) : [];
@@ -151,6 +206,7 @@
     const state = { url: location.href, title: document.title, document: String(performance.timeOrigin),
       heading: null, collections: [], holders: [], truncated: false };
     let visited = 0;
+    shadowHosts = !!document.body && hasShadow(document.body);
     function walk(el, inItem) {
       if (visited++ > LIMITS.nodes) { state.truncated = true; return; }
       if (SKIP.has(el.tagName) || hidden(el)) return;
@@ -158,7 +214,7 @@
         const text = clean(el.textContent, LIMITS.holderText);
         if (text) state.heading = Object.assign(facts(el), { text, live: false, ancestry: [] });
       }
-      const kids = [...el.children].filter((kid) => !SKIP.has(kid.tagName));
+      const kids = childrenOf(el).filter((kid) => !SKIP.has(kid.tagName));
       const itemTag = itemTagOf(el, kids);
       let collected = false;
       if (itemTag && state.collections.length < LIMITS.collections) {
@@ -185,7 +241,13 @@
 
   // The short text under a point of the viewport (what a tester points at to assert a text): the nearest holder.
   function holderAt(x, y) {
-    for (let el = document.elementFromPoint(x, y); el && el.tagName !== 'BODY'; el = el.parentElement) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    for (let el = hit; el && el.tagName !== 'BODY'; el = parentOf(el)) {
       const holder = holderOf(el);
       if (holder) return holder;
     }

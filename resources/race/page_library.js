@@ -122,6 +122,9 @@
       if (text) return text;
       const img = el.querySelector('img[alt]');
       if (img) return clean(img.getAttribute('alt'));
+      // An icon drawn by an <svg> with a <title> (browsers name an icon-only button by it).
+      const icon = el.querySelector('svg > title');
+      if (icon && clean(icon.textContent)) return clean(icon.textContent);
     }
     if (tag === 'IFRAME') return clean(el.getAttribute('title') || '');
     if (tag === 'TABLE' && el.caption) return clean(el.caption.textContent);
@@ -717,7 +720,12 @@
     notTextEntry: (ref) => withEl(ref, notTextEntry),
     setValue: (ref, value) => withEl(ref, (el) => setValue(el, value)),
     documentUrl: (ref) => withEl(ref, (el) => el.ownerDocument.location.href),
-    focus: (ref) => withEl(ref, (el) => { el.focus(); return document.activeElement === el || el.contains(document.activeElement); }),
+    // Focused in its own root: a field inside a web component's shadow root has the focus there, its host in the document.
+    focus: (ref) => withEl(ref, (el) => {
+      el.focus();
+      const active = el.getRootNode().activeElement;
+      return active === el || el.contains(active);
+    }),
     selectOption: (ref, wanted) => withEl(ref, (el) => {
       if (el.tagName !== 'SELECT') return { error: 'not a <select> element' };
       const option = [...el.options].find((o) => o.value === wanted || clean(o.textContent) === wanted);
@@ -740,7 +748,7 @@
     // For page_snapshot.js, installed right after this file in the same world.
     _internals: {
       state, refOf, roleOf, nameOf, clean, shortText, testIdOf, meaningful, isVisible, clickTarget,
-      INTERACTIVE, NAME_FROM_CONTENT,
+      INTERACTIVE, NAME_FROM_CONTENT, parentOf, domPath, besideText, textOf,
     },
   };
 })();

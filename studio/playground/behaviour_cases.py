@@ -9,6 +9,7 @@ from studio.models.catalog import PageCatalog
 from studio.models.outcomes import ASSERTABLE
 from studio.models.testcase import Priority
 from studio.playground.templates import Draft
+from studio.preflight.naming import area_name
 
 # Seed 000's categories for what each behaviour exercises (adding is the page's main flow).
 GAP_OF = {"add": "happy_path", "blank_refused": "validation", "toggle": "state_transitions",
@@ -23,7 +24,7 @@ PRIORITY: dict[str, Priority] = {"add": "P0", "save": "P0", "toggle": "P1", "edi
 
 def behaviour_drafts(behaviours: list[Behaviour], page: PageCatalog, requires_login: bool) -> list[Draft]:
     drafts = []
-    where = page.heading or page.title or page.path
+    where = area_name(page, fallback=page.path)  # never empty: a title ': ' gave cases named ': Adds an item'
     for behaviour in behaviours:
         setup = [step.model_copy(update={"outcomes": [], "expected": ""}) for step in behaviour.setup]
         checks = [outcome.why for step in behaviour.steps for outcome in step.outcomes

@@ -62,6 +62,10 @@ async def reach_stable_state(run: PreflightRun) -> None:
         raise NeedAnswers([PendingQuestion.make("base_url", "Base URL", f"{context.resolved_base_url} stopped "
                            "answering. Where does the app run now?", "The app cannot be reached.", kind="text")])
     context.auth_state.blockers = []
+    if survey.registration and not survey.is_login_page:
+        found = survey.registration
+        run.note(f"{survey.catalog.path} shows a registration form ('{found.get('name') or 'sign up'}': "
+                 f"{found.get('evidence')}), not a login: no account is needed, and its validation is to be tested.")
     if survey.is_login_page:
         context.auth_state.requires_login = True
         survey = await _log_in(run, survey)

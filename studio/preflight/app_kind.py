@@ -8,20 +8,13 @@ document, the body and the first canvas.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from studio.preflight.keyboard import read_keyboard
 from studio.race.driver import PageDriver
-from studio.race.errors import RaceError
 
-log = logging.getLogger(__name__)
-
-KEY_EVENTS = {"keydown", "keyup", "keypress"}
-TARGETS = (("window", "window"), ("document", "document"), ("document.body", "the body"),
-           ("document.querySelector('canvas')", "the canvas"))
 BIG_CANVAS_SHARE = 0.15  # of the window
 BOARD_CELLS = 9
 GAME_EVALUATION = "Game evaluation plays a game and scores it (load, visuals, controls, playability, technical health)."
@@ -47,26 +40,7 @@ class AppKind(BaseModel):
 async def keyboard_listeners(driver: PageDriver, timeout_s: float = 5.0) -> list[str]:
     """Where the page listens to the keyboard, e.g. ['keydown on the document']; [] when it does not or cannot be
     read (another browser than Chromium, a page that stopped answering)."""
-    try:
-        return await asyncio.wait_for(_listeners(driver), timeout_s)
-    except (RaceError, TimeoutError, KeyError) as error:
-        log.info("could not read the page's keyboard listeners: %s", error)
-        return []
-
-
-async def _listeners(driver: PageDriver) -> list[str]:
-    found = []
-    for expression, name in TARGETS:
-        reply = await driver.devtools("Runtime.evaluate", {"expression": expression, "objectGroup": "studio-kind"})
-        object_id = reply.get("result", {}).get("objectId")
-        if not object_id:
-            continue
-        listeners = await driver.devtools("DOMDebugger.getEventListeners", {"objectId": object_id})
-        types = sorted({item["type"] for item in listeners.get("listeners", [])} & KEY_EVENTS)
-        if types:
-            found.append(f"{'/'.join(types)} on {name}")
-    await driver.devtools("Runtime.releaseObjectGroup", {"objectGroup": "studio-kind"})
-    return found
+    return (await read_keyboard(driver, timeout_s)).where
 
 
 def classify(signals: dict[str, Any], keys: list[str]) -> AppKind:

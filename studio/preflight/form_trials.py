@@ -20,6 +20,7 @@ from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.outcomes import Outcome, VisibleOutcome
 from studio.models.testcase import CaseStep
 from studio.preflight.invalid_values import InvalidValues
+from studio.preflight.naming import area_name
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.race.outcome_observer import OutcomeObserver
@@ -142,7 +143,8 @@ class FormTrials:
     def __init__(self, prober: Prober) -> None:
         self.prober = prober
         self.catalog = prober.catalog
-        where = f"the {self.catalog.heading or self.catalog.title or 'page'} page"
+        name = area_name(self.catalog, fallback="")
+        where = f"the {name} page" if name else "the page"
         self.opened = [CaseStep(action="navigate", url=self.catalog.path, target=where)]
         self.refused_empty: dict[str, bool] = {}  # forms (by name) that refused being sent empty
 

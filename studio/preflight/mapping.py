@@ -10,8 +10,11 @@ from urllib.parse import urlsplit
 
 from studio.models.catalog import PageCatalog
 from studio.models.context import KeyPage, UIMap
-from studio.preflight.app_kind import classify, keyboard_listeners
+from studio.preflight.app_kind import classify
+from studio.preflight.naming import area_name, clean_title, stable_heading
 from studio.preflight.run import PreflightRun, origin_of
+from studio.preflight.survey import survey_page
+from studio.race.errors import RaceError
 
 MAX_KEY_PAGES = 14
 
@@ -27,10 +30,11 @@ async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
     """Read the top navigation; survey the key pages behind it when the whole app is in scope."""
     run.objective = "build_ui_map"
     context = run.context
+    earlier = dict(run.catalogs)  # the pages as an earlier load showed them (reaching a stable state opened the home)
     status, home = await run.visit(context.resolved_base_url, reached_by="the home page", screenshot=True)
     if home is None:
         return
-    kind = classify(home.game, await keyboard_listeners(run.driver))
+    kind = classify(home.game, home.catalog.keyboard.where)
     run.job.state["app_kind"] = kind.model_dump()
     if kind.is_game:
         run.note(kind.sentence(home.catalog.path))
@@ -41,7 +45,8 @@ async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
     if not links:
         # A single-page app: no navigation between pages, but views of this one (client-side routes, e.g. the
         # filters of a list) and the page itself with what it lets you do.
-        _single_page_map(run, home.catalog)
+        name = await _stable_name(run, home.catalog, earlier.get(home.catalog.path))
+        _single_page_map(run, home.catalog, name)
         return
     origin = origin_of(context.resolved_base_url)
     project = run.project
@@ -74,9 +79,34 @@ async def build_ui_map(run: PreflightRun, survey_all: bool) -> None:
         })
 
 
-def _single_page_map(run: PreflightRun, home: PageCatalog) -> None:
+async def _stable_name(run: PreflightRun, home: PageCatalog, earlier: PageCatalog | None) -> str:
+    """The page's name from what a second load shows too (the earlier load, else a reload now): a heading that is
+    the same both times, else a title that is, else its address. The catalogue's heading becomes that heading."""
+    if earlier is None or earlier is home:
+        try:
+            run.budget.charge_step()
+            await run.driver.reload(wait_until="load")
+            await run.driver.wait_for_load("networkidle", timeout_ms=3000)
+            earlier = (await survey_page(run.driver)).catalog
+        except RaceError as error:
+            run.note(f"Reloading {home.path} to tell its stable headings from changing ones failed: {error}")
+            earlier = None
+    heading = stable_heading(home, earlier)
+    if heading != home.heading:
+        if home.heading:
+            run.note(f"{home.path}: the heading '{home.heading}' changed on a reload; it does not name the page.")
+        for catalog in {id(c): c for c in (home, run.catalogs.get(home.path)) if c is not None}.values():
+            catalog.heading = heading
+            if run.project is not None:
+                run.project.jobs.save_catalog(run.job.id, catalog)
+    title_holds = earlier is None or clean_title(earlier.title) == clean_title(home.title)
+    if heading or title_holds:
+        return area_name(home)
+    return area_name(home.model_copy(update={"title": ""}))
+
+
+def _single_page_map(run: PreflightRun, home: PageCatalog, name: str) -> None:
     context = run.context
-    name = home.heading or home.title or "Home"
     context.ui_map.key_pages.append(KeyPage(name=name, url=home.path, how_to_reach="the base URL"))
     for view in home.views:
         if not view.href or not view.name:
@@ -85,9 +115,10 @@ def _single_page_map(run: PreflightRun, home: PageCatalog) -> None:
         context.ui_map.top_nav.append(view.name)
         context.ui_map.key_pages.append(KeyPage(name=f"{name} › {view.name}", url=f"{home.path}{view.href}",
                                                 how_to_reach=f"{where} › {view.name}"))
-    controls = len(home.actions) + len(home.inputs) + len(home.forms)
+    keys = f" It listens to the keyboard ({', '.join(home.keyboard.where)})." if home.keyboard.listening else ""
     run.note(f"{home.path} is a single-page app: no navigation between pages; {len(home.views)} view(s) "
-             f"({', '.join(v.name for v in home.views) or 'none'}) and {controls} control(s) on the page itself.")
+             f"({', '.join(v.name for v in home.views) or 'none'}) and {home.control_count} control(s) on the page "
+             f"itself.{keys}")
     run.progress(f"Single-page app: views {', '.join(context.ui_map.top_nav) or 'none'}")
 
 

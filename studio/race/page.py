@@ -32,6 +32,15 @@ class RacePage:
         result = await self.world.call("snapshot", listened, during="taking the snapshot")
         return PageSnapshot(url=result["url"], title=result["title"], text=result["text"], refCount=result["refCount"])
 
+    async def read(self, function: str, during: str, prelude: str = "", listeners: bool = False) -> Any:
+        """Run a studio read script in the isolated world, beside the library: `prelude` (statements, e.g. a kit the
+        script uses), then `function` (a function expression) called with one argument: whether the elements page
+        scripts gave click listeners were handed to the library just before (`listeners`, as for a snapshot)."""
+        self._alive()
+        listened = await self.world.mark_click_listeners(during) if listeners else False
+        expression = f"{prelude}\n;({function})({'true' if listened else 'false'})"
+        return await self.world.evaluate(expression, during)
+
     async def info(self, ref: str) -> ElementInfo:
         return ElementInfo.model_validate((await self.world.with_ref("info", ref))["value"])
 

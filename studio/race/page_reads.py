@@ -46,6 +46,7 @@ class PageReads:
     page: Page
     race: RacePage
     _cdp: CDPSession | None
+    _cdp_opening: asyncio.Future[CDPSession] | None = None  # one session, however many commands ask for it at once
 
     @property
     def url(self) -> str:
@@ -193,9 +194,12 @@ class PageReads:
         bad_input when the browser refuses the command (another browser than Chromium, an object of a document
         that went away)."""
         if self._cdp is None:
+            if self._cdp_opening is None:
+                self._cdp_opening = asyncio.ensure_future(self.page.context.new_cdp_session(self.page))
             try:
-                self._cdp = await self.page.context.new_cdp_session(self.page)
+                self._cdp = await asyncio.shield(self._cdp_opening)
             except PlaywrightError as error:
+                self._cdp_opening = None
                 raise context_closed() from error
         try:
             return await self._bounded(self._cdp.send(method, params), f"asking the browser ({method})", seconds)

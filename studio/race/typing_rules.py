@@ -18,7 +18,8 @@ from studio.race.errors import RaceError
 _TEXT_CODES = re.compile(r"Key[A-Z]|Digit\d|Numpad\d|Space|Backquote|Minus|Equal|Backslash|BracketLeft|BracketRight|"
                          r"Semicolon|Quote|Comma|Period|Slash|Numpad(Add|Subtract|Multiply|Divide|Decimal)")
 _FOCUSED_JS = """() => {
-  const el = document.activeElement;
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;  // into web components
   if (!el || el === document.body || el === document.documentElement) return null;
   return { tag: el.tagName.toLowerCase(), type: el.type || null, autocomplete: el.autocomplete || null,
            frame: el.tagName === 'IFRAME' || el.tagName === 'FRAME' };
