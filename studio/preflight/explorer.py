@@ -81,6 +81,8 @@ class Explorer:
         self.listened_keys = False
 
     async def explore(self) -> None:
+        if any(form.step_text for form in self.catalog.forms):
+            return  # a wizard ("Step 1 of 3") is walked step by step by its own flow (flows.py), never clicked through
         frontier = [State(self.opened, 0)]
         while frontier and not self.prober.out_of_budget:
             state = frontier.pop(0)
