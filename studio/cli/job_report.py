@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studio.models.context import JobRecord
+from studio.models.nothing import NOTHING as NOTHING_OUTCOME
+from studio.models.nothing import NothingProduced
 
 if TYPE_CHECKING:
     from studio.cli.playground_run import JobCommand
 
-COMPLETED, FAILED, PAUSED, STOPPED = 0, 1, 3, 4
+COMPLETED, FAILED, PAUSED, STOPPED, NOTHING = 0, 1, 3, 4, 6
 NAMES = {"preflight": "Preflight", "new_testsuite": "New test suite", "new_test_case": "New test cases",
          "edit_test_case": "Edit test cases"}
 
@@ -25,6 +27,9 @@ NAMES = {"preflight": "Preflight", "new_testsuite": "New test suite", "new_test_
 def report(cmd: JobCommand, job: JobRecord, asked_again: list[str] | None = None,
            unanswered_in: Path | None = None) -> int:
     name = NAMES[job.kind]
+    if job.status == "completed" and job.result.get("outcome") == NOTHING_OUTCOME:
+        _nothing(cmd, job)
+        return NOTHING
     if job.status == "completed":
         _result(cmd, job)
         return COMPLETED
@@ -69,9 +74,25 @@ def _result(cmd: JobCommand, job: JobRecord) -> None:
 
 def json_payload(job: JobRecord) -> dict:
     """What --json prints: a preflight's context_collection; for a playground job the seed's AgentResponse,
-    {"output": the agent's result, "context_collection": what its preflight found}."""
+    {"output": the agent's result, "context_collection": what its preflight found}. A preflight that finished with
+    nothing prints, as a paused one does, its outcome with the context_collection beside it."""
     context = job.context.model_dump(mode="json")
-    return context if job.kind == "preflight" else {"output": job.result, "context_collection": context}
+    if job.kind != "preflight":
+        return {"output": job.result, "context_collection": context}
+    if job.result.get("outcome") == NOTHING_OUTCOME:
+        return {"job_id": job.id, "kind": job.kind, "status": job.status, **job.result, "context_collection": context}
+    return context
+
+
+def _nothing(cmd: JobCommand, job: JobRecord) -> None:
+    """A job that finished with nothing: the reasons (JSON on stdout with --json), and sentences on stderr."""
+    if cmd.as_json:
+        print(json.dumps(json_payload(job), indent=2))
+    nothing = NothingProduced.model_validate(job.result)
+    _say(f"error: {NAMES[job.kind]} finished with nothing (job {job.id}): it {nothing.what}. {nothing.tried.sentence()}")
+    for reason in nothing.reasons:
+        _say(f"  - {reason.sentence}\n      next: {reason.next_step}")
+    _say(f"What it saw is saved in {cmd.project} (Context in the studio shows it).")
 
 
 def _questions(cmd: JobCommand, job: JobRecord, asked_again: list[str], unanswered_in: Path | None) -> None:

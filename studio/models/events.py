@@ -181,6 +181,9 @@ class PreflightCompleted(JobEvent):
     confidence: Confidence
     steps: int
     seconds: float
+    outcome: str = Field(default="completed", description=(
+        "completed; nothing (it finished but found no control: `reasons` say why); or how it ended otherwise."))
+    reasons: list[str] = Field(default_factory=list, description="Why nothing came out, each with its next step.")
 
 
 class MainJobStarted(JobEvent):

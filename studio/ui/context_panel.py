@@ -27,6 +27,7 @@ from studio.models.events import (
     PreflightCompleted,
     PreflightProgress,
 )
+from studio.models.nothing import NOTHING, NothingProduced
 from studio.playground.outcomes import auth_words
 from studio.ui.context_tree import (
     CASE_ROLE,
@@ -43,7 +44,8 @@ STATUS_COLORS = {"running": "#1d4ed8", "paused": "#b45309", "completed": "#15803
                  "failed": "#b91c1c", "budget_exhausted": "#b45309", "interrupted": "#b45309"}
 STATUS_WORDS = {"running": "Running", "paused": "Waiting for your answers", "completed": "Completed",
                 "cancelled": "Cancelled", "failed": "Failed", "budget_exhausted": "Budget used up",
-                "interrupted": "Waiting to be resumed"}
+                "interrupted": "Waiting to be resumed", NOTHING: "Finished with nothing"}
+STATUS_COLORS[NOTHING] = "#b91c1c"
 
 
 class ContextPanel(QWidget):
@@ -126,14 +128,26 @@ class ContextPanel(QWidget):
         if job is None:
             return
         running = self.service.running and job.status == "running"
-        word = STATUS_WORDS.get(job.status, job.status) if not running else "Running"
-        color = STATUS_COLORS.get("running" if running else job.status, "#111827")
+        # A job that finished with nothing is a problem to explain, never "Completed".
+        nothing = job.status == "completed" and job.result.get("outcome") == NOTHING
+        shown = NOTHING if nothing else job.status
+        word = STATUS_WORDS.get(shown, job.status) if not running else "Running"
+        color = STATUS_COLORS.get("running" if running else shown, "#111827")
         request = f" · “{job.request}”" if job.request else ""
         self.status.setText(f"<b style='color:{color}'>{word}</b> · {JOB_NAMES.get(job.kind, job.kind)}{request}")
         parts = [self.steps_text] if self.steps_text else []
-        if job.message and not running:
-            parts.append(job.message)
-        self.detail.setText(" · ".join(parts))
+        if nothing and not running:
+            said = NothingProduced.model_validate(job.result)
+            parts.append(said.headline(JOB_NAMES.get(job.kind, job.kind)))
+            parts += [f"• {reason.said()}" for reason in said.reasons]
+            self.detail.setText("\n".join(parts))
+            self.detail.setStyleSheet("color:#b91c1c;")
+        else:
+            if job.message and not running:
+                parts.append(job.message)
+            self.detail.setText(" · ".join(parts))
+            self.detail.setStyleSheet("color:#4b5563;")
+        self.detail.setVisible(bool(self.detail.text()))  # an empty line only pushes the tree down
         self.cancel_button.setEnabled(running or job.status == "paused")
 
     def _rebuild(self) -> None:

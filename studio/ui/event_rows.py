@@ -117,16 +117,20 @@ def job_row(event: EngineEvent) -> EventRow | None:
         row = "asks: " + " · ".join(q.question for q in event.questions), False, True
     elif isinstance(event, PreflightCompleted):
         shown = ", ".join(f"{k} {v:.2f}" for k, v in event.confidence.model_dump().items())
-        row = f"{event.steps} browser steps; confidence {shown}", False, False
+        nothing = event.outcome == "nothing"
+        row = (f"{event.steps} browser steps; confidence {shown}"
+               + (f"; found nothing: {' '.join(event.reasons)}" if nothing else "")), nothing, False
+        status = "nothing" if nothing else ""
     elif isinstance(event, MainJobStarted):
         row = f"{event.kind}" + (f": {event.total_items} item(s)" if event.total_items else ""), False, False
     elif isinstance(event, ItemProgress):
         row = f"{event.index}/{event.total} {event.status}: {event.message or event.item}", False, False
         status = event.status
     elif isinstance(event, MainJobCompleted):
-        row = f"{event.kind} {event.status}: {event.summary.summary}", event.status == "failed", \
+        nothing = getattr(event.summary, "outcome", "") == "nothing"
+        row = f"{event.kind} {event.status}: {event.summary.summary}", event.status == "failed" or nothing, \
             event.status in ("cancelled", "budget_exhausted")
-        status = event.status.replace("_", " ")
+        status = "nothing" if nothing else event.status.replace("_", " ")
     if row is None:
         return None
     message, is_error, is_warning = row
