@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from studio.models.context import JobRecord
+from studio.models.context import Finding, JobRecord
 from studio.models.nothing import NOTHING as NOTHING_OUTCOME
 from studio.models.nothing import NothingProduced
 
@@ -68,6 +68,9 @@ def _result(cmd: JobCommand, job: JobRecord) -> None:
         for key in ("suites", "cases"):
             if result.get(key):
                 print(f"  {key.capitalize()}: {', '.join(result[key])}")
+    said = findings_line(context.findings)
+    if said:
+        print(f"  {said}")
     print(f"Saved in {cmd.project}; use --json for the full "
           f"{'context_collection' if job.kind == 'preflight' else 'output and context_collection'}.")
 
@@ -84,6 +87,20 @@ def json_payload(job: JobRecord) -> dict:
     return context
 
 
+def findings_line(findings: list[Finding]) -> str:
+    """"2 suspected defects: <summary>; <summary>" (confirmed ones are said as known defects, dismissed ones not)."""
+    suspected = [f for f in findings if f.status == "suspected"]
+    confirmed = [f for f in findings if f.status == "confirmed"]
+    parts = []
+    if suspected:
+        parts.append(f"{len(suspected)} suspected defect{'s' if len(suspected) != 1 else ''}: "
+                     + "; ".join(f.summary.rstrip(".") for f in suspected) + " (confirm or dismiss each in Context)")
+    if confirmed:
+        parts.append(f"{len(confirmed)} known defect{'s' if len(confirmed) != 1 else ''}: "
+                     + "; ".join(f.summary.rstrip(".") for f in confirmed))
+    return ". ".join(parts) + ("." if parts else "")
+
+
 def _nothing(cmd: JobCommand, job: JobRecord) -> None:
     """A job that finished with nothing: the reasons (JSON on stdout with --json), and sentences on stderr."""
     if cmd.as_json:
@@ -92,6 +109,9 @@ def _nothing(cmd: JobCommand, job: JobRecord) -> None:
     _say(f"error: {NAMES[job.kind]} finished with nothing (job {job.id}): it {nothing.what}. {nothing.tried.sentence()}")
     for reason in nothing.reasons:
         _say(f"  - {reason.sentence}\n      next: {reason.next_step}")
+    said = findings_line(job.context.findings)
+    if said:
+        _say(f"  {said}")
     _say(f"What it saw is saved in {cmd.project} (Context in the studio shows it).")
 
 

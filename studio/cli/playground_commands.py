@@ -114,14 +114,16 @@ def register(commands: argparse._SubParsersAction) -> None:
     preflight.add_argument("url", metavar="URL", help="where the app runs (a wrong deep link is fine)")
     preflight.add_argument("--request", default="", metavar="TEXT",
                            help='what the tests are for, e.g. "create test cases for the disputes wizard"')
-    preflight.add_argument("--json", action="store_true", help="print the context_collection as JSON when completed")
+    preflight.add_argument("--json", action="store_true", help="print the context_collection as JSON when completed "
+                                                               "(its findings are the suspected defects)")
     _common(preflight)
     preflight.set_defaults(handler=_preflight)
 
     playground = commands.add_parser(
         "playground", help="create a test suite, create test cases, or edit stale cases (after a preflight)",
         description="Run a preflight, then the agent. Exit codes as for `studio preflight`; 6 when New Suite or "
-                    "New Cases wrote no case (output.outcome is \"nothing\", with tried and reasons).")
+                    "New Cases wrote no case (output.outcome is \"nothing\", with tried and reasons). Suspected "
+                    "defects the preflight reported are in context_collection.findings.")
     agents = playground.add_subparsers(dest="agent", metavar="AGENT", required=True)
     for name, what in (("new-suite", "propose suites from the app's modules, ask which, create and fill them"),
                        ("new-cases", "create test cases for an area, gaps first, without duplicates"),

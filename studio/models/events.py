@@ -7,7 +7,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from studio.models.context import Confidence, PendingQuestion
+from studio.models.context import Confidence, Finding, PendingQuestion
 
 
 def _now_ms() -> float:
@@ -186,6 +186,14 @@ class PreflightCompleted(JobEvent):
     reasons: list[str] = Field(default_factory=list, description="Why nothing came out, each with its next step.")
 
 
+class FindingReported(JobEvent):
+    """A suspected defect was found (or found again, with more evidence): the tester confirms or dismisses it."""
+
+    type: Literal["finding_reported"] = "finding_reported"
+    key: str
+    finding: Finding
+
+
 class MainJobStarted(JobEvent):
     """Seed 000: a playground agent (new suite, new cases, edit cases) started."""
 
@@ -241,6 +249,7 @@ AnyEvent = Annotated[
         PreflightProgress,
         PreflightQuestion,
         PreflightCompleted,
+        FindingReported,
         MainJobStarted,
         ItemProgress,
         MainJobCompleted,

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QTreeWidgetItemIterator,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.app.case_service import CaseService
 from studio.app.playground_service import JOB_NAMES, PlaygroundService
 from studio.models.context import JobRecord
 from studio.models.events import (
@@ -37,6 +39,7 @@ from studio.ui.context_tree import (
     WrappingDelegate,
     fill_tree,
 )
+from studio.ui.findings_panel import FindingsPanel
 
 OPEN_BY_DEFAULT = {"entries", "changes", "gaps", "confidence"}
 OPEN_PREFIXES = ("change:", "gaps:")  # what the tester must act on is open from the start
@@ -54,9 +57,11 @@ class ContextPanel(QWidget):
     caseActivated = Signal(str)
     screenshotActivated = Signal(int)
 
-    def __init__(self, service: PlaygroundService, parent: QWidget | None = None) -> None:
+    def __init__(self, service: PlaygroundService, parent: QWidget | None = None,
+                 cases: CaseService | None = None) -> None:
         super().__init__(parent)
         self.service = service
+        self.cases = cases
         self.job: JobRecord | None = None
         self.steps_text = ""
         self._seen: set[str] = set()  # node keys shown before (those opened by default are opened once only)
@@ -86,6 +91,18 @@ class ContextPanel(QWidget):
         self.tree.setColumnWidth(0, 200)
         self.tree.itemActivated.connect(self._activated)
 
+        # The job's suspected defects, above the tree: what the tester decides on comes first.
+        self.findings: FindingsPanel | None = None
+        self.split = QSplitter(Qt.Orientation.Vertical, self)
+        if cases is not None:
+            self.findings = FindingsPanel(cases, self.split)
+            self.findings.setVisible(False)
+            self.findings.caseActivated.connect(self.caseActivated)
+            cases.findingsChanged.connect(self._findings_decided)
+            self.split.addWidget(self.findings)
+        self.split.addWidget(self.tree)
+        self.split.setStretchFactor(self.split.count() - 1, 1)
+
         head = QHBoxLayout()
         head.addWidget(self.status, 1)
         head.addWidget(self.cancel_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -94,7 +111,7 @@ class ContextPanel(QWidget):
         layout.addLayout(head)
         layout.addWidget(self.detail)
         layout.addWidget(self.item_progress)
-        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.split, 1)
 
         # Progress ticks arrive many times a second; the header repaints at most ~7 times a second.
         self._pending_event: EngineEvent | None = None
@@ -122,6 +139,21 @@ class ContextPanel(QWidget):
         self.job = job
         self._update_header()
         self._rebuild()
+        self._show_findings()
+
+    def _show_findings(self) -> None:
+        job = self.job
+        if self.findings is None or job is None:
+            return
+        running = self.service.running and job.status == "running"
+        titles = self.service.case_titles([f.case_id for f in job.context.findings if f.case_id])
+        self.findings.show_findings(job, running, titles)
+
+    def _findings_decided(self, job: JobRecord) -> None:
+        if self.job is not None and self.job.id == job.id:
+            self.job = job
+            self._rebuild()
+            self._show_findings()
 
     def _update_header(self) -> None:
         job = self.job
@@ -147,7 +179,7 @@ class ContextPanel(QWidget):
                 parts.append(job.message)
             self.detail.setText(" · ".join(parts))
             self.detail.setStyleSheet("color:#4b5563;")
-        self.detail.setVisible(bool(self.detail.text()))  # an empty line only pushes the tree down
+        self.detail.setVisible(bool(self.detail.text()))  # an empty line would push the findings down
         self.cancel_button.setEnabled(running or job.status == "paused")
 
     def _rebuild(self) -> None:

@@ -53,7 +53,7 @@ class PlaygroundFront(QObject):
         self.bar = PlaygroundBar(service, window)
         window.addToolBarBreak(Qt.ToolBarArea.TopToolBarArea)
         window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.bar)
-        self.context = ContextPanel(service, window)
+        self.context = ContextPanel(service, window, cases=cases)
         self.editor = CaseEditorPanel(cases, window)
         docks = window.docks
         docks.add("context", "Context", self.context, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+6")

@@ -235,3 +235,16 @@ def test_a_job_that_wrote_nothing_is_an_error_with_its_reasons_not_finished():
     # an older record (no outcome) reads as before
     assert outcome(job("new_testsuite", request="", result={"cases": [], "suites": []})).level == "warning"
 
+
+def test_suspected_defects_are_counted_in_the_outcome_until_decided():
+    from studio.models.context import Finding
+
+    findings = [Finding(kind="data_lost_on_reload", summary="Items were gone after a reload.", page_url="/"),
+                Finding(kind="page_error", summary="The page threw on Next with no cards.", page_url="/cards"),
+                Finding(kind="other", summary="Dismissed already.", status="dismissed")]
+    result = {"suites": ["ts-1"], "cases": ["tc-1"], "skipped": [], "outcome": "completed"}
+    said = outcome(job("new_testsuite", request="", context=signed_in_context(findings=findings), result=result),
+                   CaseFacts(filed={"Disputes suite": 1}, suites=["Disputes suite"]))
+    assert ("2 suspected defects to confirm or dismiss in Context: Items were gone after a reload; The page threw on "
+            "Next with no cards.") in said.text
+    assert said.level == "warning"
