@@ -12,9 +12,11 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.app.case_records import change_summary
 from studio.app.project_service import ProjectService
+from studio.models.context import FindingStatus
 from studio.models.recording import RecordedStep
 from studio.models.testcase import CaseEdit, CaseVersion, TestCase, TestSuite
 from studio.playground import case_steps
+from studio.preflight.finding_decisions import FindingDecision, FindingGone, decide, undo
 from studio.store.project import ProjectFile
 
 log = logging.getLogger(__name__)
@@ -24,6 +26,7 @@ class CaseService(QObject):
     """Every write is one project transaction; `casesChanged` tells the editor to re-read."""
 
     casesChanged = Signal()
+    findingsChanged = Signal(object)  # JobRecord whose suspected defects the tester decided on (re-read)
     notice = Signal(str)
     errorOccurred = Signal(str)
 
@@ -173,6 +176,51 @@ class CaseService(QObject):
         wanted += [edit.case_id for edit in edits]
         found = (self.case(case_id) for case_id in dict.fromkeys(wanted))
         return [case for case in found if case is not None]
+
+    # -- suspected defects ------------------------------------------------------------------------------
+
+    def decide_finding(self, job_id: str, key: str, status: FindingStatus) -> FindingDecision | None:
+        """Confirm or dismiss a job's suspected defect, its case following, in one transaction; None when it could
+        not be (said as an error)."""
+        if self._file is None:
+            self.errorOccurred.emit("No project is open, so the decision cannot be kept. Open the project first.")
+            return None
+        try:
+            decision = decide(self._file, job_id, key, status)
+        except FindingGone as gone:
+            self.errorOccurred.emit(str(gone))
+            return None
+        case = decision.case_before
+        summary = decision.before.summary.rstrip(".")
+        if status == "confirmed":
+            kept = f" Its case '{case.title}' stays, marked as a known defect: its export fails until the app is " \
+                   "fixed." if case else " No case checks it yet."
+            self.notice.emit(f"Confirmed the suspected defect: {summary}.{kept}")
+        elif status == "dismissed":
+            removed = f" Its case '{case.title}' was removed (Ctrl+Z in Findings brings it back)." if case else ""
+            self.notice.emit(f"Dismissed the suspected defect: {summary}.{removed}")
+        self._findings_changed(job_id)
+        return decision
+
+    def undo_finding(self, decision: FindingDecision) -> None:
+        """Take a decision on a suspected defect back: the finding and its case as they were."""
+        if self._file is None:
+            return
+        try:
+            undo(self._file, decision)
+        except FindingGone as gone:
+            self.errorOccurred.emit(str(gone))
+            return
+        self.notice.emit(f"Undone: the suspected defect ({decision.before.summary.rstrip('.')}) waits for your "
+                         "decision again." if decision.before.status == "suspected" else
+                         f"Undone: the defect is {decision.before.status} again.")
+        self._findings_changed(decision.job_id)
+
+    def _findings_changed(self, job_id: str) -> None:
+        job = self._file.jobs.get(job_id) if self._file is not None else None
+        self.casesChanged.emit()
+        if job is not None:
+            self.findingsChanged.emit(job)
 
     # -- export -----------------------------------------------------------------------------------------
 

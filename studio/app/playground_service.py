@@ -336,6 +336,9 @@ class PlaygroundService(JobService):
             return
         for job in project.jobs.sweep_interrupted():
             self.interruptedJobFound.emit(job)
+        jobs = project.jobs.all()
+        if jobs:
+            self.jobChanged.emit(jobs[-1])  # Context shows what the latest job found (its findings, its outcome)
         paused = project.jobs.latest_paused()
         if paused is not None:
             self.pausedJobFound.emit(paused)

@@ -12,12 +12,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from studio.models.context import JobRecord
+from studio.models.context import Finding, JobRecord
+from studio.models.nothing import NOTHING as NOTHING_OUTCOME
+from studio.models.nothing import NothingProduced
 
 if TYPE_CHECKING:
     from studio.cli.playground_run import JobCommand
 
-COMPLETED, FAILED, PAUSED, STOPPED = 0, 1, 3, 4
+COMPLETED, FAILED, PAUSED, STOPPED, NOTHING = 0, 1, 3, 4, 6
 NAMES = {"preflight": "Preflight", "new_testsuite": "New test suite", "new_test_case": "New test cases",
          "edit_test_case": "Edit test cases"}
 
@@ -25,6 +27,9 @@ NAMES = {"preflight": "Preflight", "new_testsuite": "New test suite", "new_test_
 def report(cmd: JobCommand, job: JobRecord, asked_again: list[str] | None = None,
            unanswered_in: Path | None = None) -> int:
     name = NAMES[job.kind]
+    if job.status == "completed" and job.result.get("outcome") == NOTHING_OUTCOME:
+        _nothing(cmd, job)
+        return NOTHING
     if job.status == "completed":
         _result(cmd, job)
         return COMPLETED
@@ -63,15 +68,51 @@ def _result(cmd: JobCommand, job: JobRecord) -> None:
         for key in ("suites", "cases"):
             if result.get(key):
                 print(f"  {key.capitalize()}: {', '.join(result[key])}")
+    said = findings_line(context.findings)
+    if said:
+        print(f"  {said}")
     print(f"Saved in {cmd.project}; use --json for the full "
           f"{'context_collection' if job.kind == 'preflight' else 'output and context_collection'}.")
 
 
 def json_payload(job: JobRecord) -> dict:
     """What --json prints: a preflight's context_collection; for a playground job the seed's AgentResponse,
-    {"output": the agent's result, "context_collection": what its preflight found}."""
+    {"output": the agent's result, "context_collection": what its preflight found}. A preflight that finished with
+    nothing prints, as a paused one does, its outcome with the context_collection beside it."""
     context = job.context.model_dump(mode="json")
-    return context if job.kind == "preflight" else {"output": job.result, "context_collection": context}
+    if job.kind != "preflight":
+        return {"output": job.result, "context_collection": context}
+    if job.result.get("outcome") == NOTHING_OUTCOME:
+        return {"job_id": job.id, "kind": job.kind, "status": job.status, **job.result, "context_collection": context}
+    return context
+
+
+def findings_line(findings: list[Finding]) -> str:
+    """"2 suspected defects: <summary>; <summary>" (confirmed ones are said as known defects, dismissed ones not)."""
+    suspected = [f for f in findings if f.status == "suspected"]
+    confirmed = [f for f in findings if f.status == "confirmed"]
+    parts = []
+    if suspected:
+        parts.append(f"{len(suspected)} suspected defect{'s' if len(suspected) != 1 else ''}: "
+                     + "; ".join(f.summary.rstrip(".") for f in suspected) + " (confirm or dismiss each in Context)")
+    if confirmed:
+        parts.append(f"{len(confirmed)} known defect{'s' if len(confirmed) != 1 else ''}: "
+                     + "; ".join(f.summary.rstrip(".") for f in confirmed))
+    return ". ".join(parts) + ("." if parts else "")
+
+
+def _nothing(cmd: JobCommand, job: JobRecord) -> None:
+    """A job that finished with nothing: the reasons (JSON on stdout with --json), and sentences on stderr."""
+    if cmd.as_json:
+        print(json.dumps(json_payload(job), indent=2))
+    nothing = NothingProduced.model_validate(job.result)
+    _say(f"error: {NAMES[job.kind]} finished with nothing (job {job.id}): it {nothing.what}. {nothing.tried.sentence()}")
+    for reason in nothing.reasons:
+        _say(f"  - {reason.sentence}\n      next: {reason.next_step}")
+    said = findings_line(job.context.findings)
+    if said:
+        _say(f"  {said}")
+    _say(f"What it saw is saved in {cmd.project} (Context in the studio shows it).")
 
 
 def _questions(cmd: JobCommand, job: JobRecord, asked_again: list[str], unanswered_in: Path | None) -> None:

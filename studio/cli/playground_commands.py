@@ -2,7 +2,10 @@
 
 Both run a bounded browser preflight, recorded in the project; the playground ones then run their agent. Exit
 codes: 0 completed, 1 failed, 2 bad input, 3 paused with questions (JSON on stdout; resume with --answers FILE),
-4 stopped early (budget exhausted or cancelled). Progress events go to stderr as JSON lines unless --quiet.
+4 stopped early (budget exhausted or cancelled), 5 the job runs in another process, 6 finished with nothing (a
+preflight that found no control, a New Suite or New Cases that wrote no case: what it tried and why, each reason
+with its next step, on stderr, and with --json as `outcome: "nothing"` with `tried` and `reasons`). Progress events
+go to stderr as JSON lines unless --quiet.
 """
 
 from __future__ import annotations
@@ -104,18 +107,23 @@ def register(commands: argparse._SubParsersAction) -> None:
     preflight = commands.add_parser(
         "preflight", help="understand a web app in the browser (base URL, login, UI map, entry points, gaps)",
         description="Run a bounded browser preflight of the app at URL. Exit 0: completed; 3: paused with "
-                    "questions (printed as JSON; answer them with --answers FILE); 4: budget exhausted; 1: failed; "
-                    "2: bad input.")
+                    "questions (printed as JSON; answer them with --answers FILE); 4: budget exhausted; 6: finished "
+                    "with nothing (no control found on any page it opened: what it tried and why, each reason with "
+                    "its next step; with --json, outcome \"nothing\" with tried and reasons beside the "
+                    "context_collection); 5: running in another process; 1: failed; 2: bad input.")
     preflight.add_argument("url", metavar="URL", help="where the app runs (a wrong deep link is fine)")
     preflight.add_argument("--request", default="", metavar="TEXT",
                            help='what the tests are for, e.g. "create test cases for the disputes wizard"')
-    preflight.add_argument("--json", action="store_true", help="print the context_collection as JSON when completed")
+    preflight.add_argument("--json", action="store_true", help="print the context_collection as JSON when completed "
+                                                               "(its findings are the suspected defects)")
     _common(preflight)
     preflight.set_defaults(handler=_preflight)
 
     playground = commands.add_parser(
         "playground", help="create a test suite, create test cases, or edit stale cases (after a preflight)",
-        description="Run a preflight, then the agent. Exit codes as for `studio preflight`.")
+        description="Run a preflight, then the agent. Exit codes as for `studio preflight`; 6 when New Suite or "
+                    "New Cases wrote no case (output.outcome is \"nothing\", with tried and reasons). Suspected "
+                    "defects the preflight reported are in context_collection.findings.")
     agents = playground.add_subparsers(dest="agent", metavar="AGENT", required=True)
     for name, what in (("new-suite", "propose suites from the app's modules, ask which, create and fill them"),
                        ("new-cases", "create test cases for an area, gaps first, without duplicates"),

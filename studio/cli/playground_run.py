@@ -5,8 +5,9 @@ are answered on the spot; other questions pause the job (it stays in the project
 A later run with `--answers` resumes the project's paused (or interrupted) job of the same kind, request and URL.
 
 Exit codes: 0 completed, 1 failed, 2 bad input (nothing was changed), 3 paused with questions, 4 stopped early
-(budget exhausted or cancelled; what was done is kept), 5 the job runs in another process; 130 / 143 after
-Ctrl+C / SIGTERM (the job is recorded as cancelled).
+(budget exhausted or cancelled; what was done is kept), 5 the job runs in another process, 6 finished with nothing
+(no control found, no case written: the reasons are printed); 130 / 143 after Ctrl+C / SIGTERM (the job is recorded
+as cancelled).
 """
 
 from __future__ import annotations

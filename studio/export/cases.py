@@ -1,5 +1,7 @@
 """Test cases as Playwright tests: one test file per case in one project; each case's expected results — a step's
-own and the case's — become assertions, or comments that say which could not be asserted and why."""
+own and the case's — become assertions, or comments that say which could not be asserted and why. A case written
+for a suspected defect checks the expected behaviour and is marked expected to fail (strictly); a dismissed
+defect's case is no longer in the project, so it is never exported."""
 
 from __future__ import annotations
 
@@ -21,4 +23,5 @@ def export_cases(cases: list[TestCase], base_url_of: Callable[[TestCase], str], 
     if empty:
         raise ExportError(f"Case {', '.join(empty)} has no steps yet, so no test can be written from it. Add its "
                           "steps in the case form (or leave it out), then export again.")
-    return export_tests([(case_steps(case, base_url_of(case)), case.title) for case in cases], lang, out)
+    return export_tests([(case_steps(case, base_url_of(case)), case.title) for case in cases], lang, out,
+                        defects=[case.suspected_defect for case in cases])

@@ -22,6 +22,7 @@ from studio.export.plan import build_plan
 from studio.export.statements import ExportPlan
 from studio.export.syntax import check_files
 from studio.models.recording import RecordedStep
+from studio.models.testcase import SuspectedDefect
 
 Language = Literal["python", "typescript"]
 MARKER = ".studio-export.json"
@@ -65,13 +66,17 @@ def export_session(steps: list[RecordedStep], lang: Language, out: Path, title: 
     return export_tests([(steps, title)], lang, out)
 
 
-def export_tests(tests: list[tuple[list[RecordedStep], str | None]], lang: Language, out: Path) -> ExportResult:
+def export_tests(tests: list[tuple[list[RecordedStep], str | None]], lang: Language, out: Path,
+                 defects: list[SuspectedDefect | None] | None = None) -> ExportResult:
     """Write one test file per (steps, title) into one runnable project in `out` (several test cases at once);
-    raises ExportError and writes nothing when any of them cannot be written."""
+    `defects`, one per test, marks the ones that check expected behaviour the app does not show today. Raises
+    ExportError and writes nothing when any of them cannot be written."""
     _check_language(lang)
     if not tests:
         raise ExportError("There is nothing to export: no session or case was given.")
     plans = [build_plan(steps, title) for steps, title in tests]
+    for plan, defect in zip(plans, defects or []):
+        plan.defect = defect
     names: list[str] = []
     for plan in plans:
         name = _test_file_name(plan, lang)

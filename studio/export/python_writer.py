@@ -26,6 +26,8 @@ from studio.export.statements import (
     Statement,
     Subject,
     Unchecked,
+    expected_failure,
+    known_defect,
 )
 
 WIDTH = 88  # black's default line length
@@ -44,7 +46,8 @@ def render_python(plan: ExportPlan) -> str:
     imports = (["import os"] if plan.env_vars else []) + (["import re"] if plan.uses_regex else [])
     if imports:
         lines += [*imports, ""]
-    if plan.unchecked:
+    suspected = plan.defect is not None and plan.defect.status == "suspected"
+    if plan.unchecked or suspected:
         lines += ["import pytest", ""]
     body: list[str] = []
     if plan.watches_page_errors:
@@ -58,9 +61,23 @@ def render_python(plan: ExportPlan) -> str:
     # Import expect only when a line uses it: an unused import says "checks" where nothing is checked.
     uses_expect = any(line.lstrip().startswith("expect(") or " expect(" in line for line in body)
     lines += [f"from playwright.sync_api import Page{', expect' if uses_expect else ''}", "", "",
+              *_defect_lines(plan),
               f"def {python_function_name(plan.title)}(page: Page) -> None:",
               *_docstring(sentence_start(plan.title.rstrip(".")) + ".", INDENT), *body]
     return "\n".join(lines) + "\n"
+
+
+def _defect_lines(plan: ExportPlan) -> list[str]:
+    """A suspected defect's strict xfail (green while the defect is there, red once the app is fixed); a confirmed
+    one's comment (the test fails until the app is fixed)."""
+    if plan.defect is None:
+        return []
+    if plan.defect.status == "confirmed":
+        return _comment(known_defect(plan.defect), "")
+    reason = [string_literal(part + " ") for part in comment_lines(expected_failure(plan.defect), WIDTH - 12)]
+    reason[-1] = reason[-1][:-2] + '"'  # no space after the last part
+    return ["@pytest.mark.xfail(", f"{INDENT}reason=(", *(INDENT * 2 + part for part in reason), f"{INDENT}),",
+            f"{INDENT}strict=True,", ")"]
 
 
 def _docstring(text: str, indent: str, extra: str | None = None) -> list[str]:

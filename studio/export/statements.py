@@ -7,6 +7,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, Field
 
 from studio.models.locator import LocatorSpec
+from studio.models.testcase import SuspectedDefect
 
 
 class Subject(BaseModel):
@@ -188,6 +189,9 @@ class ExportPlan(BaseModel):
     origin: str | None = Field(description="scheme://host:port the recording ran on; the default base URL.")
     steps: list[StepPlan]
     env_vars: list[str] = Field(default_factory=list)
+    defect: SuspectedDefect | None = Field(default=None, description=(
+        "The case checks expected behaviour the app does not show today: a suspected defect is written as expected "
+        "to fail (strictly, so the run turns red once the app is fixed); a confirmed one as a plain, failing test."))
 
     @property
     def source(self) -> str:
@@ -220,3 +224,15 @@ def locator_label(locator: LocatorSpec) -> str:
         if link.kind in ("test_id", "label", "placeholder", "text", "css") and link.value:
             return link.value
     return ""
+
+
+def expected_failure(defect: SuspectedDefect) -> str:
+    """Why a suspected defect's test is expected to fail, as its xfail / test.fail() reason."""
+    return (f"Suspected defect, fails today: {defect.summary.rstrip('.')}. Confirm or dismiss it in Preflight Studio; "
+            "once the app is fixed this test passes and the strict mark turns the run red: remove the mark then.")
+
+
+def known_defect(defect: SuspectedDefect) -> str:
+    """The comment above a confirmed defect's test (which fails until the app is fixed)."""
+    return (f"Known defect, confirmed by the tester: {defect.summary.rstrip('.')}. This test checks the expected "
+            "behaviour, so it fails until the app is fixed.")

@@ -28,6 +28,8 @@ from studio.export.statements import (
     Statement,
     Subject,
     Unchecked,
+    expected_failure,
+    known_defect,
 )
 
 WIDTH = 80  # Prettier's default print width
@@ -45,6 +47,9 @@ def render_typescript(plan: ExportPlan) -> str:
     """The whole spec file as text."""
     origin = f" (recorded on {plan.origin})" if plan.origin else ""
     body: list[str] = []
+    if plan.defect is not None and plan.defect.status == "suspected":
+        # Expected to fail: green while the defect is there; "expected to fail, but passed" once the app is fixed.
+        body += [*_call(INDENT, "test.fail", ["true", string_literal(expected_failure(plan.defect))], ";"), ""]
     if plan.watches_page_errors:
         body += [f"{INDENT}const pageErrors = []; // uncaught errors the page throws, checked at the end",
                  f'{INDENT}page.on("pageerror", (error) => pageErrors.push(error.message));', ""]
@@ -58,6 +63,7 @@ def render_typescript(plan: ExportPlan) -> str:
     lines = [*_comment(f"Exported by Preflight Studio from {plan.source}{origin}. "
                        "Run it with `npx playwright test`; README.md says how to point it at another server.", ""),
              "", f'import {{ test{", expect" if uses_expect else ""} }} from "@playwright/test";', "",
+             *(_comment(known_defect(plan.defect), "") if plan.defect and plan.defect.status == "confirmed" else []),
              f"test({string_literal(plan.title)}, async ({{ page }}) => {{", *body, "});"]
     # JSON string literals (ours and LocatorSpec's) keep U+2028/U+2029 raw, which pre-ES2019 parsers read as line
     # breaks; they can only occur inside strings here (comments are cleaned), where the escape means the same.

@@ -25,9 +25,7 @@ class Behaviour(BaseModel):
     setup: list[CaseStep] = Field(default_factory=list, description="From a fresh browser to the state it needs.")
     steps: list[CaseStep] = Field(default_factory=list, description="What was tried; each step keeps its outcomes.")
     summary: str = Field(default="", description="What was seen, in one sentence.")
-    suspected_defect: str = Field(default="", description=(
-        "When what was seen contradicts what users expect (items gone after a reload): the finding's sentence. The "
-        "steps then check the expected behaviour, which fails today, and the case says so."))
+
 
     @property
     def asserted(self) -> int:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from studio.models.context import Confidence, PendingQuestion
+from studio.models.context import Confidence, Finding, PendingQuestion
 
 
 def _now_ms() -> float:
@@ -181,6 +181,17 @@ class PreflightCompleted(JobEvent):
     confidence: Confidence
     steps: int
     seconds: float
+    outcome: str = Field(default="completed", description=(
+        "completed; nothing (it finished but found no control: `reasons` say why); or how it ended otherwise."))
+    reasons: list[str] = Field(default_factory=list, description="Why nothing came out, each with its next step.")
+
+
+class FindingReported(JobEvent):
+    """A suspected defect was found (or found again, with more evidence): the tester confirms or dismisses it."""
+
+    type: Literal["finding_reported"] = "finding_reported"
+    key: str
+    finding: Finding
 
 
 class MainJobStarted(JobEvent):
@@ -238,6 +249,7 @@ AnyEvent = Annotated[
         PreflightProgress,
         PreflightQuestion,
         PreflightCompleted,
+        FindingReported,
         MainJobStarted,
         ItemProgress,
         MainJobCompleted,

@@ -12,6 +12,7 @@ from studio.models.outcomes import Outcome
 CaseStatus = Literal["draft", "active", "stale"]
 Priority = Literal["P0", "P1", "P2", "P3"]
 Origin = Literal["agent", "tester"]
+DefectStatus = Literal["suspected", "confirmed"]
 StepAction = Literal["navigate", "click", "dblclick", "fill", "select", "check", "press", "hover", "reload", "back",
                      "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload"]
 
@@ -48,6 +49,24 @@ class Grounding(BaseModel):
     required_role: str | None = None
 
 
+class SuspectedDefect(BaseModel):
+    """The mark of a case written from a suspected defect: it checks the behaviour users expect, which the app did not
+    show when the preflight tried it, so it fails today. The tester confirms the defect (the case stays, a known
+    defect) or dismisses it (the case goes); until then it exports as expected to fail."""
+
+    finding_key: str = Field(description="The finding's key (studio.preflight.findings.finding_key).")
+    kind: str
+    summary: str = Field(description="What was expected and what the browser showed instead.")
+    status: DefectStatus = "suspected"
+
+    @property
+    def mark(self) -> str:
+        """The mark in words, as the case form, the export and the Findings list say it."""
+        if self.status == "confirmed":
+            return f"Known defect (confirmed by the tester): {self.summary}"
+        return f"Fails today: suspected defect — confirm or dismiss. {self.summary}"
+
+
 class TestSuite(BaseModel):
     """A named group of cases for one module of the app."""
 
@@ -80,6 +99,8 @@ class TestCase(BaseModel):
     version: int = 1
     grounding: Grounding = Field(default_factory=Grounding)
     updated_at: float = 0
+    suspected_defect: SuspectedDefect | None = Field(default=None, description=(
+        "Set when the case checks expected behaviour the app does not show today (a finding of the preflight)."))
 
 
 class CaseVersion(BaseModel):

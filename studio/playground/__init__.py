@@ -12,7 +12,8 @@ Public API (the GUI and the CLI use only this):
 
 job.status: running | paused (job.pending holds ≤2 questions) | completed | cancelled | budget_exhausted | failed.
 job.result: {"suites": [ids], "cases": [created ids], "edits": [CaseEdit as dict], "skipped": [sentences],
-             "summary": "one sentence"}.
+             "summary": "one sentence", "outcome": how it ended}; a New Suite or New Cases that wrote no case has
+             "outcome": "nothing" with "what", "tried" and "reasons" (studio.models.nothing.NothingProduced).
 """
 
 from studio.playground.cases_io import case_steps, revert_edit

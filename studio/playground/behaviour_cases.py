@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from studio.models.behaviour import Behaviour
 from studio.models.catalog import PageCatalog
+from studio.models.context import JobRecord
 from studio.models.outcomes import ASSERTABLE
 from studio.models.testcase import Priority
 from studio.playground.templates import Draft
+from studio.preflight.findings import defect_mark, expected_behaviour, open_findings
 from studio.preflight.naming import area_name
 
 # Seed 000's categories for what each behaviour exercises (adding is the page's main flow).
@@ -38,4 +40,21 @@ def behaviour_drafts(behaviours: list[Behaviour], page: PageCatalog, requires_lo
             preconditions=["Signed in with a test account."] if requires_login else ["A fresh browser (no saved data)."],
             tags=[behaviour.kind, "tried by preflight"], page=behaviour.page,
             steps=[*setup, *behaviour.steps], expected_results=expected))
+    return drafts
+
+
+def finding_drafts(job: JobRecord, page: PageCatalog, requires_login: bool, existing: set[str]) -> list[Draft]:
+    """A case per open suspected defect of the page that the explorer said how to check: the EXPECTED behaviour,
+    marked "fails today: suspected defect — confirm or dismiss" (never the broken behaviour as expected). A finding
+    whose case is in the project (`existing` ids) already has its case."""
+    drafts = []
+    for finding in open_findings(job, page.path):
+        behaviour = expected_behaviour(job, finding)
+        if behaviour is None or (finding.case_id and finding.case_id in existing):
+            continue
+        for draft in behaviour_drafts([behaviour], page, requires_login):
+            draft.defect = defect_mark(finding)
+            draft.priority = "P1"
+            draft.tags = [*draft.tags, "suspected defect"]
+            drafts.append(draft)
     return drafts

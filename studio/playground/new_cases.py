@@ -8,7 +8,7 @@ import time
 from studio.models.context import SKIPPED
 from studio.models.testcase import Grounding, TestCase, TestSuite
 from studio.playground import templates
-from studio.playground.behaviour_cases import behaviour_drafts
+from studio.playground.behaviour_cases import behaviour_drafts, finding_drafts
 from studio.playground.filing import Filing, file_loose_cases, loose_cases, suite_phrase, suites_for
 from studio.playground.grounding import base_path, field_specs, step_number
 from studio.playground.main_job import MainJob, duplicate_of, new_id
@@ -16,6 +16,7 @@ from studio.playground.templates import Draft
 from studio.playground.wording import group_cases, reword_cases
 from studio.preflight.discovery import behaviours_of
 from studio.preflight.entry_points import AREA
+from studio.preflight.findings import link_case
 
 # The seed's order: gaps first (in its category order), then nice-to-have.
 GAP_ORDER = ("validation", "permissions", "state_transitions", "concurrency", "search_filter_sort_pagination",
@@ -68,7 +69,10 @@ def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Dra
     # case already written is skipped by name (de-duplication), never silently.
     ordered = [d for kind in GAP_ORDER if kind in wanted for d in made[kind]]
     covered = [d for kind in GAP_ORDER if kind not in wanted for d in made[kind]]
-    return ordered + covered + [d for kind in NICE_TO_HAVE for d in made[kind]]
+    # Suspected defects first: each is a case for expected behaviour the app does not show today.
+    existing = {case.id for case in main.run.project.cases.cases()} if main.run.project is not None else set()
+    defects = finding_drafts(main.job, page, login, existing)
+    return defects + ordered + covered + [d for kind in NICE_TO_HAVE for d in made[kind]]
 
 
 async def draft_cases(main: MainJob, paths: list[str], suite_id: str | None = None, include_gated: bool = True,
@@ -109,6 +113,8 @@ async def store_cases(main: MainJob, cases: list[TestCase], done: int = 0, total
                                                            f"{main.job.id}.")
         stored.append(case)
         main.created.append(case.id)
+        if case.suspected_defect is not None:
+            link_case(main.run, case.suspected_defect.finding_key, case.id)
         suite = project.cases.suite(case.suite_id) if project is not None and case.suite_id else None
         where = f" in {suite_phrase(suite)}" if suite is not None else ""
         main.item(f"case {case.id}", index, total, "created", f"Created '{case.title}'{where}")
@@ -145,6 +151,7 @@ def _case(main: MainJob, draft: Draft, suite_id: str | None) -> TestCase:
         id=new_id("tc"), suite_id=suite_id, title=draft.title, preconditions=draft.preconditions,
         steps=draft.steps, expected_results=draft.expected_results, priority=draft.priority, tags=draft.tags,
         gap_type=draft.gap_type, status="draft", origin="agent", updated_at=time.time() * 1000,
+        suspected_defect=draft.defect,
         grounding=Grounding(page_url=context.resolved_base_url.rstrip("/") + draft.page,
                             preflight_job_id=main.job.id, entry_label=entry,
                             form_fields=field_specs(page_catalogs),

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from studio.models.context import SKIPPED, JobRecord
+from studio.models.nothing import NOTHING, NothingProduced
+from studio.preflight.nothing import LOGIN, TRY_FORMS
 
 # The jobs as the Playground bar names them; sentences use these names, never the engine's kinds.
 JOB_NAMES: dict[str, str] = {"preflight": "Preflight", "new_testsuite": "New Suite", "new_test_case": "New Cases",
@@ -25,7 +27,7 @@ STOPPED_WORDS = ("Cancelled by the tester", "Stopped before it finished", "Disca
 @dataclass(frozen=True)
 class NextStep:
     """A button under the outcome: `intent` says what it does (start, open_cases, review_edits, narrow, show_jobs,
-    answer), with what it needs."""
+    answer, try_forms), with what it needs."""
 
     label: str
     intent: str
@@ -67,6 +69,8 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
 def outcome(job: JobRecord, facts: CaseFacts | None = None) -> Outcome:
     """The end message of `job` (completed, cancelled, failed or out of budget)."""
     facts = facts or CaseFacts()
+    if job.status == "completed" and job.result.get("outcome") == NOTHING:
+        return _nothing(job)
     if job.status == "completed":
         return _completed(job, facts)
     title = job_title(job.kind, job.request)
@@ -185,8 +189,22 @@ def _preflight(job: JobRecord) -> Outcome:
                               job.request, case_ids=stale))
     area = job.request or (sure[0].label if sure else "")
     steps.append(NextStep(job_title("new_test_case", area), "start", "new_test_case", area))
-    warn = _login_missing(job) or bool(low_confidences(job)) or bool(stale)
+    warn = _login_missing(job) or bool(low_confidences(job)) or bool(stale) or _undecided(job)
     return Outcome(text, "warning" if warn else "info", tuple(steps[:3]))
+
+
+def _nothing(job: JobRecord) -> Outcome:
+    """A job that finished with nothing to show: a problem, with what it tried and why, never "finished"."""
+    said = NothingProduced.model_validate(job.result)
+    title = job_title(job.kind, job.request)
+    text = " ".join([f"{title} {said.what}.", said.tried.sentence(), *(reason.said() for reason in said.reasons)])
+    text += _findings_said(job)
+    steps = [NextStep("Answer the login question", "start", job.kind, job.request)] if any(
+        reason.next_step == LOGIN for reason in said.reasons) else []
+    if any(reason.next_step == TRY_FORMS for reason in said.reasons):
+        steps.append(NextStep("Allow Try Forms", "try_forms", job.kind, job.request))
+    steps += [NextStep("Narrow the request", "narrow"), _again(job)]
+    return Outcome(text, "error", tuple(steps[:3]))
 
 
 def _written(job: JobRecord, facts: CaseFacts) -> Outcome:
@@ -216,7 +234,7 @@ def _written(job: JobRecord, facts: CaseFacts) -> Outcome:
     text = f"{title} finished: {', '.join(parts)}." + "".join(f" {note}" for note in notes) + _problems(job)
     opened: tuple[NextStep, ...] = (
         (NextStep(f"Open the {plural(len(cases), 'new case')}", "open_cases", case_ids=cases),) if cases else ())
-    return Outcome(text, "warning" if low_confidences(job) else "info", opened)
+    return Outcome(text, "warning" if low_confidences(job) or _undecided(job) else "info", opened)
 
 
 def _edited(job: JobRecord) -> Outcome:
@@ -248,8 +266,8 @@ def _edited(job: JobRecord) -> Outcome:
 
 
 def _problems(job: JobRecord, blockers: bool = True) -> str:
-    """The blockers and the low confidences, as sentences after the outcome."""
-    said = ""
+    """The suspected defects to decide on, the blockers and the low confidences, as sentences after the outcome."""
+    said = _findings_said(job)
     if blockers:
         # A skipped login is said already ("without signing in", and as the cause of the low confidences).
         said += "".join(f" {_sentence(blocker)}" for blocker in job.context.auth_state.blockers
@@ -258,6 +276,19 @@ def _problems(job: JobRecord, blockers: bool = True) -> str:
     if low:
         said += f" Low confidence: {'; '.join(low)}."
     return said
+
+
+def _findings_said(job: JobRecord) -> str:
+    """" 2 suspected defects to confirm or dismiss in Context: …." (empty when none waits for a decision)."""
+    waiting = [f for f in job.context.findings if f.status == "suspected"]
+    if not waiting:
+        return ""
+    summaries = "; ".join(f.summary.rstrip(".") for f in waiting[:2]) + ("; …" if len(waiting) > 2 else "")
+    return f" {plural(len(waiting), 'suspected defect')} to confirm or dismiss in Context: {summaries}."
+
+
+def _undecided(job: JobRecord) -> bool:
+    return any(finding.status == "suspected" for finding in job.context.findings)
 
 
 def _why_unsure(job: JobRecord) -> str:

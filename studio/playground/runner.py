@@ -25,6 +25,7 @@ from studio.playground.suites import new_testsuite
 from studio.preflight.access import reach_stable_state
 from studio.preflight.entry_points import AREA
 from studio.preflight.job import Preflight, browser_stopped
+from studio.preflight.nothing import cases_nothing
 from studio.preflight.run import NeedAnswers, PreflightRun, add_answers, record_questions
 from studio.race.errors import RaceError
 from studio.runtime import EngineRuntime
@@ -32,6 +33,7 @@ from studio.runtime.jobs import JobControl
 from studio.store.project import ProjectFile
 
 MAIN_BUDGET = JobBudgets().main  # the default; Settings › Model and the CLI flags change it
+WRITERS = ("new_testsuite", "new_test_case")  # the agents whose job is to write cases: none written is "nothing"
 
 
 class Playground:
@@ -189,7 +191,13 @@ class Playground:
 
     def _finish(self, main: MainJob, status: JobStatus, result: dict) -> JobRecord:
         job = main.job
-        result = {"cases": list(main.created), "skipped": main.skipped, "notes": main.notes, **result}
+        result = {"cases": list(main.created), "skipped": main.skipped, "notes": main.notes, **result,
+                  "outcome": status}
+        if status == "completed" and job.kind in WRITERS and not main.created and not result.get("suites"):
+            # Never a silent nothing: what it tried, and why no case came out, each with the next step.
+            duplicates = [said for said in main.skipped if " duplicates '" in said]
+            nothing = cases_nothing(job, main.catalogs, [str(result.get("summary") or ""), *main.notes], duplicates)
+            result |= {**nothing.model_dump(mode="json"), "summary": nothing.summary(KIND_NAMES[job.kind])}
         job.status, job.result, job.message = status, result, result.get("summary", "")
         main.run.save()
         self.session.publish(MainJobCompleted(job_id=job.id, kind=job.kind, status=status,

@@ -112,6 +112,12 @@ async def new_testsuite(main: MainJob) -> list[TestSuite]:
     by_path = {c["path"]: suite for suite, c in zip(suites, fresh)}
     cases = await draft_cases(main, [c["path"] for c in picked], include_gated=False, suites=by_path | existing)
     adopted = loose_cases(main, by_path)
+    # A suite with no case would say its module is covered (and New Suite would not propose it again): it is only
+    # made once something goes in it.
+    used = {case.suite_id for case in cases} | {suite.id for _, suite in adopted}
+    for suite in [s for s in suites if s.id not in used]:
+        main.notes.append(f"No case could be written for {suite.module}, so its suite was not created.")
+    suites = [suite for suite in suites if suite.id in used]
     total = len(suites) + len(cases) + len(adopted)
     main.started(total)
     project = main.run.project

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from studio.models.catalog import PageCatalog
-from studio.models.testcase import CaseStep, Priority
+from studio.models.testcase import CaseStep, Priority, SuspectedDefect
 from studio.preflight.gaps import MUTATING
 from studio.playground.grounding import (
     base_path,
@@ -45,6 +45,7 @@ class Draft:
     preconditions: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     page: str = ""
+    defect: SuspectedDefect | None = None  # checks expected behaviour the app does not show today (a finding)
 
 
 def _signed_in(requires_login: bool) -> list[str]:

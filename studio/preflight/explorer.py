@@ -34,6 +34,23 @@ MAX_DEPTH = 2  # the entry state, and the states its tries reached
 MAX_TRIES_PER_STATE = 14
 MAX_OPTIONS = 3
 KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", "Space")
+# What an item holds, and the page's own controls outside its items (the Prober's item and page tries).
+CONTROLS_JS = """(item) => [...item.querySelectorAll('input, button, a, select, [role="button"], [role="checkbox"]')]
+  .map((el) => ({ tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '').toLowerCase(),
+    role: el.getAttribute('role'), name: (el.getAttribute('aria-label') || el.innerText || el.value || '').trim().slice(0, 60),
+    visible: !!(el.offsetWidth || el.offsetHeight) && getComputedStyle(el).visibility !== 'hidden' }))"""
+PAGE_CONTROLS_JS = """() => {
+  const inItem = (el) => el.closest('li, tr, [role="listitem"], [role="row"], article');
+  const label = (el) => (el.labels && el.labels.length ? el.labels[0].innerText : '') || el.getAttribute('aria-label') || '';
+  const shown = (el) => !!(el.offsetWidth || el.offsetHeight) && getComputedStyle(el).visibility !== 'hidden';
+  const buttons = [...document.querySelectorAll('button, [role="button"], input[type="button"], input[type="submit"]')]
+    .filter((el) => shown(el) && !inItem(el) && !el.closest('form, nav'))
+    .map((el) => ({ kind: 'button', name: (el.getAttribute('aria-label') || el.innerText || el.value || '').trim().slice(0, 60) }));
+  const toggles = [...document.querySelectorAll('input[type="checkbox"]')]
+    .filter((el) => !inItem(el) && !el.closest('form') && (shown(el) || (el.labels && [...el.labels].some(shown))))
+    .map((el) => ({ kind: 'toggle', name: label(el).trim().slice(0, 60) }));
+  return [...buttons, ...toggles].filter((c) => c.name);
+}"""
 # Read on the element the snapshot named: what a try needs to know that the snapshot line does not say.
 FACTS_JS = """(el) => ({ tag: el.tagName.toLowerCase(), href: el.getAttribute('href'),
   inForm: !!(el.form || el.closest('form')), checked: !!el.checked, type: (el.getAttribute('type') || '').toLowerCase(),

@@ -3,26 +3,24 @@
 validation · permissions · state transitions · concurrency · search/filter/sort/pagination · error states ·
 file upload. A category counts as covered when a stored case for that page already has that gap type.
 
-confidence.coverage is the share of these seven categories the preflight could check on the scoped area: a page
-of the area seen in the browser tells whether it has forms, search, uploads; a wizard counts once walked; roles
-count once the privileged pages were probed signed in. A login that was skipped or an area the browser could not
-confirm leaves categories unchecked, and the number says so.
+confidence.coverage is the share of these seven categories the preflight really checked on the scoped area
+(coverage.py): looked for in the browser and, where the page has something of that kind, tried. A login that was
+skipped, a form never sent or a page with no control leaves categories unchecked, and the note says why.
 """
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlsplit
 
 from studio.models.behaviour import Behaviour
 from studio.models.catalog import PageCatalog
 from studio.models.context import CoverageGap
+from studio.preflight.coverage import CATEGORIES, MUTATING, NO_CONTROL, unchecked_categories
 from studio.preflight.discovery import behaviours_of
 from studio.preflight.run import PreflightRun
 
-CATEGORIES = ("validation", "permissions", "state_transitions", "concurrency", "search_filter_sort_pagination",
-              "error_states", "file_upload")
-MUTATING = re.compile(r"\b(add|create|new|edit|save|delete|remove|dismiss|mark|apply|submit|upload|archive)\b", re.IGNORECASE)
+__all__ = ["CATEGORIES", "MUTATING", "behaviour_gaps", "detect_gaps", "page_gaps"]
+
 
 
 def page_gaps(catalog: PageCatalog, requires_login: bool, gated: list[dict], role: str | None = None,
@@ -115,23 +113,6 @@ def behaviour_gaps(catalog: PageCatalog, behaviours: list[Behaviour]) -> list[Co
     return gaps
 
 
-def checked_categories(run: PreflightRun, area_pages: list[PageCatalog]) -> set[str]:
-    """The seed's categories the preflight could check on the scoped area (see the module's docstring)."""
-    # A page counts when the browser saw it and it has something to check: coverage over an empty page is no
-    # coverage, however many categories have nothing to report there.
-    seen = [c for c in area_pages if not c.is_error_page and "#" not in c.path and c.has_content]
-    if not seen:
-        return set()
-    checked = {"validation", "concurrency", "error_states", "search_filter_sort_pagination", "file_upload"}
-    wizards = [c for c in seen if any(form.step_text for form in c.forms)]
-    if all(any(key.startswith(c.path + "#step-") for key in run.catalogs) for c in wizards):
-        checked.add("state_transitions")
-    signed_in = not run.context.auth_state.blockers
-    if signed_in and run.job.state.get("privileged_probed"):
-        checked.add("permissions")
-    return checked
-
-
 def detect_gaps(run: PreflightRun) -> None:
     run.objective = "detect_gaps"
     context = run.context
@@ -156,12 +137,14 @@ def detect_gaps(run: PreflightRun) -> None:
             gaps.append(gap)
     context.coverage_gaps = gaps
     missing = {gap.gap_type for gap in gaps}
-    checked = checked_categories(run, [c for path, c in run.catalogs.items() if path.split("#")[0] in area])
-    context.confidence.coverage = round(len(checked) / len(CATEGORIES), 2)
-    area_pages = [c for path, c in run.catalogs.items() if path.split("#")[0] in area and not c.is_error_page]
-    if not checked and area_pages and not any(c.has_content for c in area_pages):
-        run.note("No page of the area showed anything to check (no controls, forms or lists were found), so "
-                 "coverage is 0.")
-    if len(checked) < len(CATEGORIES):
-        run.note(f"Coverage gaps could not be checked for: {', '.join(c for c in CATEGORIES if c not in checked)}.")
+    unchecked = unchecked_categories(run, [c for path, c in run.catalogs.items() if path.split("#")[0] in area])
+    context.confidence.coverage = round((len(CATEGORIES) - len(unchecked)) / len(CATEGORIES), 2)
+    if unchecked.get("validation") == NO_CONTROL:
+        run.note(f"No page of the area showed anything to check ({NO_CONTROL}), so coverage is 0.")
+    elif unchecked:
+        by_reason: dict[str, list[str]] = {}
+        for category, why in unchecked.items():
+            by_reason.setdefault(why, []).append(category)
+        run.note("Coverage gaps could not be checked for: " + "; ".join(f"{', '.join(categories)} ({why})" for
+                                                                        why, categories in by_reason.items()) + ".")
     run.progress(f"{len(gaps)} coverage gap(s) in {len(missing)} categor{'y' if len(missing) == 1 else 'ies'}")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from studio.models.catalog import FormField, FormInfo
 from studio.models.context import Finding
 from studio.models.testcase import CaseStep
-from studio.preflight.run import report_finding
+from studio.preflight.findings import report_finding
 from studio.race.errors import RaceError
 
 if TYPE_CHECKING:

@@ -25,6 +25,7 @@ from studio.preflight.discovery import discover_flows
 from studio.preflight.entry_points import find_entry_points
 from studio.preflight.gaps import detect_gaps
 from studio.preflight.mapping import build_ui_map
+from studio.preflight.nothing import preflight_nothing
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, add_answers, now_ms, record_questions
 from studio.race.errors import RaceError
 from studio.runtime.jobs import JobControl
@@ -140,9 +141,17 @@ class Preflight:
             return self._end(run, "failed", browser_stopped(error, self.session))
         job = run.job
         job.status, job.message = "completed", ""
+        # A preflight of its own that found no control finished with nothing: it says what it tried and why.
+        nothing = preflight_nothing(job, list(run.catalogs.values())) if job.kind == "preflight" else None
+        if nothing is not None:
+            job.message = nothing.summary("Preflight")
+            job.result = {**nothing.model_dump(mode="json"), "summary": job.message}
+            run.note(nothing.headline("Preflight"))
         run.save()
-        self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_copy(),
-                                                steps=budget.steps, seconds=run.seconds()))
+        self.session.publish(PreflightCompleted(
+            job_id=job.id, confidence=job.context.confidence.model_copy(), steps=budget.steps, seconds=run.seconds(),
+            outcome="nothing" if nothing is not None else "completed",
+            reasons=[reason.said() for reason in nothing.reasons] if nothing is not None else []))
         return run.job
 
     async def _objective(self, name: str, run: PreflightRun) -> None:
@@ -179,5 +188,5 @@ class Preflight:
         run.note(message)
         run.save()
         self.session.publish(PreflightCompleted(job_id=job.id, confidence=job.context.confidence.model_copy(),
-                                                steps=run.budget.steps, seconds=run.seconds()))
+                                                steps=run.budget.steps, seconds=run.seconds(), outcome=status))
         return run.job

@@ -21,11 +21,12 @@ from studio.models.context import Finding, KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.outcomes import CountOutcome, PageErrorsOutcome
 from studio.models.testcase import CaseStep
-from studio.preflight.explorer import Explorer
+from studio.preflight.explorer import CONTROLS_JS, PAGE_CONTROLS_JS, Explorer
+from studio.preflight.findings import report_finding
 from studio.preflight.form_trials import FormTrials
 from studio.preflight.persistence import said as _said
 from studio.preflight.persistence import try_persistence
-from studio.preflight.run import PreflightRun, report_finding
+from studio.preflight.run import PreflightRun
 from studio.preflight.sandbox import STEP_TIMEOUT_MS, Sandbox, perform
 from studio.preflight.search_trial import try_search
 from studio.race.driver import PageDriver
@@ -41,24 +42,6 @@ LEAVES = re.compile(r"\b(log ?out|sign ?out|log off|delete (?:my )?account|close
 TEXT_ROLES = {"textbox"}
 NEXT_PAGE = re.compile(r"^(next( page)?|older|more|›|»|→)$", re.IGNORECASE)
 RESERVE_STEPS, RESERVE_SECONDS = 3, 8.0  # left for the objectives after this one
-CONTROLS_JS = """(item) => [...item.querySelectorAll('input, button, a, select, [role="button"], [role="checkbox"]')]
-  .map((el) => ({ tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '').toLowerCase(),
-    role: el.getAttribute('role'), name: (el.getAttribute('aria-label') || el.innerText || el.value || '').trim().slice(0, 60),
-    visible: !!(el.offsetWidth || el.offsetHeight) && getComputedStyle(el).visibility !== 'hidden' }))"""
-PAGE_CONTROLS_JS = """() => {
-  const inItem = (el) => el.closest('li, tr, [role="listitem"], [role="row"], article');
-  const label = (el) => (el.labels && el.labels.length ? el.labels[0].innerText : '') || el.getAttribute('aria-label') || '';
-  const shown = (el) => !!(el.offsetWidth || el.offsetHeight) && getComputedStyle(el).visibility !== 'hidden';
-  const buttons = [...document.querySelectorAll('button, [role="button"], input[type="button"], input[type="submit"]')]
-    .filter((el) => shown(el) && !inItem(el) && !el.closest('form, nav'))
-    .map((el) => ({ kind: 'button', name: (el.getAttribute('aria-label') || el.innerText || el.value || '').trim().slice(0, 60) }));
-  const toggles = [...document.querySelectorAll('input[type="checkbox"]')]
-    .filter((el) => !inItem(el) && !el.closest('form') && (shown(el) || (el.labels && [...el.labels].some(shown))))
-    .map((el) => ({ kind: 'toggle', name: label(el).trim().slice(0, 60) }));
-  return [...buttons, ...toggles].filter((c) => c.name);
-}"""
-
-
 def paging(catalog: PageCatalog) -> list[CatalogElement]:
     """The page's link or button to the next page of its list ("Next", "Next page", "›")."""
     return [f for f in catalog.filters if f.locator is not None and NEXT_PAGE.match(f.name.strip())]
@@ -133,9 +116,7 @@ class Prober:
             await perform(self.box, driver, step, self.url)
             outcomes = await observer.after(before, step.action, step.locator, role, step.data, errors)
         if errors:
-            report_finding(self.run, Finding(
-                kind="page_error", page_url=self.url, evidence=[_said(step), *errors[:3]],
-                summary=f"On {self.catalog.path}, {_said(step)} made the page throw an uncaught error ({errors[0]})."))
+            report_finding(self.run, self.page_error(errors[0], [_said(step), *errors[:3]]))
         told = [o.why for o in outcomes if o.kind not in ("page_errors", "skipped") and o.why]
         return step.model_copy(update={"outcomes": outcomes, "expected": " ".join(told[:3])})
 
@@ -154,15 +135,21 @@ class Prober:
             return None
         thrown = [m for step in steps for o in step.outcomes if isinstance(o, PageErrorsOutcome) for m in o.messages]
         if thrown:
-            # Never a case that takes the error for what the page should do: it checks that none is thrown (it
-            # fails today, and says so).
-            behaviour.suspected_defect = f"The page threw an uncaught error ({thrown[0]})."
+            # Never a case that takes the error for what the page should do: its case checks that none is thrown
+            # (it fails today, and is marked so).
             behaviour.steps = [step.model_copy(update={"outcomes": [
                 PageErrorsOutcome(messages=[], why="The page throws no uncaught error.") if isinstance(o, PageErrorsOutcome)
                 else o for o in step.outcomes]}) for step in steps]
+            report_finding(self.run, self.page_error(thrown[0], [_said(step) for step in [*setup, *steps]]),
+                           expected=behaviour)
+            return None
         self.behaviours.append(behaviour)
         self.run.progress(f"{self.catalog.path}: {name}")
         return behaviour
+
+    def page_error(self, message: str, evidence: list[str]) -> Finding:
+        return Finding(kind="page_error", page_url=self.url, evidence=evidence,
+                       summary=f"On {self.catalog.path}, the page throws an uncaught error ({message}).")
 
     # -- the tries ----------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.llm.safety import OriginPolicy
 from studio.models.catalog import PageCatalog
-from studio.models.context import SKIPPED, Answer, ContextCollection, Finding, JobRecord, PendingQuestion
+from studio.models.context import SKIPPED, Answer, ContextCollection, JobRecord, PendingQuestion
 from studio.models.events import PreflightProgress
 from studio.preflight.survey import Survey, survey_page
 from studio.race.driver import PageDriver
@@ -267,15 +267,6 @@ class PreflightRun:
 def origin_of(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
-
-
-def report_finding(run: PreflightRun, finding: Finding) -> None:
-    """A suspected defect joins the context_collection's findings (once per kind and page) and the job's notes."""
-    if any(f.kind == finding.kind and f.page_url == finding.page_url for f in run.context.findings):
-        return
-    run.context.findings.append(finding)
-    run.note(f"Suspected defect: {finding.summary}")
-    run.progress(f"Suspected defect: {finding.summary}")
 
 
 def now_ms() -> float:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from sqlite_utils import Database
 
+from studio.store.findings import create_findings_table
 from studio.store.game import create_game_tables
 from studio.store.leases import create_leases_table
 from studio.store.playground_schema import create_playground_tables
@@ -27,6 +28,7 @@ MIGRATIONS: list[Migration] = [
     create_timeline_indexes,  # 1.4: indexes for reading events by row id and by time (the live views)
     create_game_tables,  # 1.5: game evaluation runs, controls, actions, decisions, scores, evidence
     create_scenario_tables,  # 1.6: goal scenario runs, their JSONL records and step screenshots (seed 004)
+    create_findings_table,  # 1.7: suspected defects and the tester's decisions on them (cases carry the mark)
 ]
 
 

@@ -18,6 +18,7 @@ from sqlite_utils import Database
 
 from studio import __version__
 from studio.store.cases import CaseStore
+from studio.store.findings import FindingStore
 from studio.store.jobs import JobStore
 from studio.store.leases import JobLeases
 from studio.store.llm_calls import LLMCallStore
@@ -77,6 +78,7 @@ class ProjectFile:
         self.jobs = JobStore(db)
         self.leases = JobLeases(db)
         self.llm_calls = LLMCallStore(db)
+        self.findings = FindingStore(db)
         # What the live views read: new rows since a row id, pages of events before a time.
         self.timeline = EventTimeline(db)
 

@@ -173,6 +173,12 @@ class CaseForm(QWidget):
         form.addRow("Tags", self.tags)
         self.origin.setStyleSheet("color:#6b7280;")
         form.addRow(self.origin)  # its own row: beside the tags a side panel cut it off
+        # A case written for a suspected defect says so: it checks behaviour the app does not show today.
+        self.defect = QLabel(self)
+        self.defect.setWordWrap(True)
+        self.defect.setStyleSheet("color:#b45309; font-weight:600;")
+        self.defect.setVisible(False)
+        form.addRow(self.defect)
 
         # Steps, the texts around them and the history share one tabbed area, so a dock of ~400 pixels still
         # shows eight or more steps at once.
@@ -240,6 +246,9 @@ class CaseForm(QWidget):
         self.preconditions.setPlainText("\n".join(shown.preconditions))
         self.expected.setPlainText("\n".join(shown.expected_results))
         self.origin.setText(f"Written by the {case.origin} · version {case.version} · id {case.id}")
+        mark = shown.suspected_defect
+        self.defect.setText(f"{mark.mark} (Context › Findings)" if mark else "")
+        self.defect.setVisible(mark is not None)
         self.steps_model.set_steps(shown.steps)
         self._values = {name: self._get(name) for name in self.fields}
         self._loading = False

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QTreeWidgetItemIterator,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.app.case_service import CaseService
 from studio.app.playground_service import JOB_NAMES, PlaygroundService
 from studio.models.context import JobRecord
 from studio.models.events import (
@@ -27,6 +29,7 @@ from studio.models.events import (
     PreflightCompleted,
     PreflightProgress,
 )
+from studio.models.nothing import NOTHING, NothingProduced
 from studio.playground.outcomes import auth_words
 from studio.ui.context_tree import (
     CASE_ROLE,
@@ -36,6 +39,7 @@ from studio.ui.context_tree import (
     WrappingDelegate,
     fill_tree,
 )
+from studio.ui.findings_panel import FindingsPanel
 
 OPEN_BY_DEFAULT = {"entries", "changes", "gaps", "confidence"}
 OPEN_PREFIXES = ("change:", "gaps:")  # what the tester must act on is open from the start
@@ -43,7 +47,8 @@ STATUS_COLORS = {"running": "#1d4ed8", "paused": "#b45309", "completed": "#15803
                  "failed": "#b91c1c", "budget_exhausted": "#b45309", "interrupted": "#b45309"}
 STATUS_WORDS = {"running": "Running", "paused": "Waiting for your answers", "completed": "Completed",
                 "cancelled": "Cancelled", "failed": "Failed", "budget_exhausted": "Budget used up",
-                "interrupted": "Waiting to be resumed"}
+                "interrupted": "Waiting to be resumed", NOTHING: "Finished with nothing"}
+STATUS_COLORS[NOTHING] = "#b91c1c"
 
 
 class ContextPanel(QWidget):
@@ -52,9 +57,11 @@ class ContextPanel(QWidget):
     caseActivated = Signal(str)
     screenshotActivated = Signal(int)
 
-    def __init__(self, service: PlaygroundService, parent: QWidget | None = None) -> None:
+    def __init__(self, service: PlaygroundService, parent: QWidget | None = None,
+                 cases: CaseService | None = None) -> None:
         super().__init__(parent)
         self.service = service
+        self.cases = cases
         self.job: JobRecord | None = None
         self.steps_text = ""
         self._seen: set[str] = set()  # node keys shown before (those opened by default are opened once only)
@@ -84,6 +91,18 @@ class ContextPanel(QWidget):
         self.tree.setColumnWidth(0, 200)
         self.tree.itemActivated.connect(self._activated)
 
+        # The job's suspected defects, above the tree: what the tester decides on comes first.
+        self.findings: FindingsPanel | None = None
+        self.split = QSplitter(Qt.Orientation.Vertical, self)
+        if cases is not None:
+            self.findings = FindingsPanel(cases, self.split)
+            self.findings.setVisible(False)
+            self.findings.caseActivated.connect(self.caseActivated)
+            cases.findingsChanged.connect(self._findings_decided)
+            self.split.addWidget(self.findings)
+        self.split.addWidget(self.tree)
+        self.split.setStretchFactor(self.split.count() - 1, 1)
+
         head = QHBoxLayout()
         head.addWidget(self.status, 1)
         head.addWidget(self.cancel_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -92,7 +111,7 @@ class ContextPanel(QWidget):
         layout.addLayout(head)
         layout.addWidget(self.detail)
         layout.addWidget(self.item_progress)
-        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.split, 1)
 
         # Progress ticks arrive many times a second; the header repaints at most ~7 times a second.
         self._pending_event: EngineEvent | None = None
@@ -120,20 +139,47 @@ class ContextPanel(QWidget):
         self.job = job
         self._update_header()
         self._rebuild()
+        self._show_findings()
+
+    def _show_findings(self) -> None:
+        job = self.job
+        if self.findings is None or job is None:
+            return
+        running = self.service.running and job.status == "running"
+        titles = self.service.case_titles([f.case_id for f in job.context.findings if f.case_id])
+        self.findings.show_findings(job, running, titles)
+
+    def _findings_decided(self, job: JobRecord) -> None:
+        if self.job is not None and self.job.id == job.id:
+            self.job = job
+            self._rebuild()
+            self._show_findings()
 
     def _update_header(self) -> None:
         job = self.job
         if job is None:
             return
         running = self.service.running and job.status == "running"
-        word = STATUS_WORDS.get(job.status, job.status) if not running else "Running"
-        color = STATUS_COLORS.get("running" if running else job.status, "#111827")
+        # A job that finished with nothing is a problem to explain, never "Completed".
+        nothing = job.status == "completed" and job.result.get("outcome") == NOTHING
+        shown = NOTHING if nothing else job.status
+        word = STATUS_WORDS.get(shown, job.status) if not running else "Running"
+        color = STATUS_COLORS.get("running" if running else shown, "#111827")
         request = f" · “{job.request}”" if job.request else ""
         self.status.setText(f"<b style='color:{color}'>{word}</b> · {JOB_NAMES.get(job.kind, job.kind)}{request}")
         parts = [self.steps_text] if self.steps_text else []
-        if job.message and not running:
-            parts.append(job.message)
-        self.detail.setText(" · ".join(parts))
+        if nothing and not running:
+            said = NothingProduced.model_validate(job.result)
+            parts.append(said.headline(JOB_NAMES.get(job.kind, job.kind)))
+            parts += [f"• {reason.said()}" for reason in said.reasons]
+            self.detail.setText("\n".join(parts))
+            self.detail.setStyleSheet("color:#b91c1c;")
+        else:
+            if job.message and not running:
+                parts.append(job.message)
+            self.detail.setText(" · ".join(parts))
+            self.detail.setStyleSheet("color:#4b5563;")
+        self.detail.setVisible(bool(self.detail.text()))  # an empty line would push the findings down
         self.cancel_button.setEnabled(running or job.status == "paused")
 
     def _rebuild(self) -> None:

@@ -9,6 +9,7 @@ from studio.models.events import (
     CANCELLED_REQUEST,
     ConsoleEvent,
     EngineEvent,
+    FindingReported,
     ItemProgress,
     MainJobCompleted,
     MainJobStarted,
@@ -40,7 +41,7 @@ COLUMN_TIPS = (
 _JOB_KINDS = {
     "preflight_started": "preflight started", "preflight_progress": "preflight step", "preflight_question": "question",
     "preflight_completed": "preflight finished", "main_job_started": "job started", "item_progress": "item",
-    "main_job_completed": "job finished",
+    "main_job_completed": "job finished", "finding_reported": "suspected defect",
 }
 
 
@@ -117,16 +118,23 @@ def job_row(event: EngineEvent) -> EventRow | None:
         row = "asks: " + " · ".join(q.question for q in event.questions), False, True
     elif isinstance(event, PreflightCompleted):
         shown = ", ".join(f"{k} {v:.2f}" for k, v in event.confidence.model_dump().items())
-        row = f"{event.steps} browser steps; confidence {shown}", False, False
+        nothing = event.outcome == "nothing"
+        row = (f"{event.steps} browser steps; confidence {shown}"
+               + (f"; found nothing: {' '.join(event.reasons)}" if nothing else "")), nothing, False
+        status = "nothing" if nothing else ""
+    elif isinstance(event, FindingReported):
+        row = f"suspected defect on {event.finding.page_url or 'the page'}: {event.finding.summary}", False, True
+        status = event.finding.status
     elif isinstance(event, MainJobStarted):
         row = f"{event.kind}" + (f": {event.total_items} item(s)" if event.total_items else ""), False, False
     elif isinstance(event, ItemProgress):
         row = f"{event.index}/{event.total} {event.status}: {event.message or event.item}", False, False
         status = event.status
     elif isinstance(event, MainJobCompleted):
-        row = f"{event.kind} {event.status}: {event.summary.summary}", event.status == "failed", \
+        nothing = getattr(event.summary, "outcome", "") == "nothing"
+        row = f"{event.kind} {event.status}: {event.summary.summary}", event.status == "failed" or nothing, \
             event.status in ("cancelled", "budget_exhausted")
-        status = event.status.replace("_", " ")
+        status = "nothing" if nothing else event.status.replace("_", " ")
     if row is None:
         return None
     message, is_error, is_warning = row

@@ -53,7 +53,7 @@ class PlaygroundFront(QObject):
         self.bar = PlaygroundBar(service, window)
         window.addToolBarBreak(Qt.ToolBarArea.TopToolBarArea)
         window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.bar)
-        self.context = ContextPanel(service, window)
+        self.context = ContextPanel(service, window, cases=cases)
         self.editor = CaseEditorPanel(cases, window)
         docks = window.docks
         docks.add("context", "Context", self.context, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+6")
@@ -250,7 +250,9 @@ class PlaygroundFront(QObject):
         self.cases.reload()
         said = outcome(job, self._case_facts(job))
         self._say(said.text, said.level, said.steps)
-        self._attention("context", f"{job_title(job.kind, job.request)}: what it found is in Context.")
+        nothing = job.status == "completed" and job.result.get("outcome") == "nothing"
+        self._attention("context", f"{job_title(job.kind, job.request)} finished with nothing: why is in Context."
+                        if nothing else f"{job_title(job.kind, job.request)}: what it found is in Context.")
         edits = [CaseEdit.model_validate(edit) for edit in job.result.get("edits") or []]
         if edits:
             self.editor.set_edits(edits)
@@ -291,6 +293,11 @@ class PlaygroundFront(QObject):
             self.bar.focus_request()
         elif step.intent == "show_jobs":
             self.jobs_button.open_list()
+        elif step.intent == "try_forms":
+            self.bar.try_forms_action.setChecked(True)
+            self._say("Try Forms is on: the next preflight sends the app's forms with sample data (use it on a test "
+                      "or staging app). Start the job again.", "info", (NextStep("Start again", "start", step.kind,
+                                                                                 step.request),))
         elif step.intent == "answer":
             project = self.service.project.project
             job = project.jobs.get(step.job_id) if step.job_id and project is not None else None

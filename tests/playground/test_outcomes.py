@@ -215,3 +215,36 @@ def test_the_auth_state_follows_the_sign_in():
         requires_login=True, hints="Signed in already (session kept from an earlier job in this project)."))
     assert auth_words(job(context=kept)) == "signed in (kept from an earlier job)"
     assert auth_words(job(context=ContextCollection())) == "no login seen"
+
+
+def test_a_job_that_wrote_nothing_is_an_error_with_its_reasons_not_finished():
+    from studio.models.nothing import NothingProduced, NothingReason, Tried
+    from studio.preflight.nothing import LOGIN, TRY_FORMS
+
+    nothing = NothingProduced(what="wrote no test case", tried=Tried(pages_visited=["/", "/login"], controls_found=7),
+                              reasons=[NothingReason(kind="blocked", sentence=SKIPPED_LOGIN, next_step=LOGIN),
+                                       NothingReason(kind="blocked", sentence="1 form(s) were not sent.",
+                                                     next_step=TRY_FORMS)])
+    result = {"cases": [], "suites": [], **nothing.model_dump(mode="json")}
+    said = outcome(job("new_testsuite", request="", context=skipped_login_context(), result=result))
+    assert said.level == "error"
+    assert said.text.startswith("New Suite wrote no test case. It opened 2 pages (/, /login), found 7 controls there "
+                                "and tried 0 of them. The login at /login was skipped")
+    assert f"Next: {TRY_FORMS}" in said.text and "finished" not in said.text
+    assert labels(said) == ["Answer the login question", "Allow Try Forms", "Narrow the request"]
+    # an older record (no outcome) reads as before
+    assert outcome(job("new_testsuite", request="", result={"cases": [], "suites": []})).level == "warning"
+
+
+def test_suspected_defects_are_counted_in_the_outcome_until_decided():
+    from studio.models.context import Finding
+
+    findings = [Finding(kind="data_lost_on_reload", summary="Items were gone after a reload.", page_url="/"),
+                Finding(kind="page_error", summary="The page threw on Next with no cards.", page_url="/cards"),
+                Finding(kind="other", summary="Dismissed already.", status="dismissed")]
+    result = {"suites": ["ts-1"], "cases": ["tc-1"], "skipped": [], "outcome": "completed"}
+    said = outcome(job("new_testsuite", request="", context=signed_in_context(findings=findings), result=result),
+                   CaseFacts(filed={"Disputes suite": 1}, suites=["Disputes suite"]))
+    assert ("2 suspected defects to confirm or dismiss in Context: Items were gone after a reload; The page threw on "
+            "Next with no cards.") in said.text
+    assert said.level == "warning"
