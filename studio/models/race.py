@@ -290,7 +290,10 @@ class ActionOutcome(BaseModel):
         """The seed's response shape: {clicked: true, ref, timestamp} or {clicked: false, observations}."""
         flag = ACTION_FLAG[self.action]
         if self.acted:
-            return {flag: True, "ref": self.ref, "timestamp": self.timestamp}
+            answer: dict[str, Any] = {flag: True, "ref": self.ref, "timestamp": self.timestamp}
+            if self.observations:  # acted at once, and what it did: a link within the document (#/active) followed
+                answer["observations"] = [o.model_dump(mode="json") for o in self.observations]
+            return answer
         return {flag: False, "observations": [o.model_dump(mode="json") for o in self.observations]}
 
 

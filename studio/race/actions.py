@@ -87,6 +87,14 @@ def fingerprint(observations: list[Observation]) -> tuple:
     return tuple(sorted(fact_key(item) for item in observations))
 
 
+def in_document(item: Observation) -> bool:
+    """A link within the document (`#/active`): following it changes the view, not the page — nothing to wait for
+    or to report first."""
+    link = getattr(item, "linkAncestor", None)
+    return (item.type == "navigation" and link is not None and (link.href or "").startswith("#")
+            and (link.target or "_self") == "_self")
+
+
 def _blocking(observations: list[Observation]) -> list[Observation]:
     return [item for item in observations if item.type not in INFORMATIONAL]
 
@@ -172,6 +180,13 @@ class ActionRunner:
 
         look = await self._check(action, ref, target)
         moved: ReResolved | None = None
+        said = [item for item in look.observations if in_document(item)]
+        if said and len(said) == len(look.observations):
+            # A same-document link: acted on at once, and the outcome says where it led.
+            self._reported.pop(ref, None)
+            outcome = await self._act(action, look, value, key, before_act)
+            outcome.observations = said
+            return outcome
         if look.observations:
             reported = self._reported.get(ref)
             # The page replaced the element the agent was told about (its facts, or its snapshot line): look for it.
