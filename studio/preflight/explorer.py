@@ -109,13 +109,34 @@ class Explorer:
                     break
                 self.tried.add(attempt.key)
                 done = await self.prober.try_one(state.setup, attempt.kind, attempt.name, [attempt.step])
-                if not done:
+                if not done or not await self.repeats(state, attempt, done):
                     continue
                 reached = [*state.setup, *plain(done)]
                 if self._added_items(done):
                     await self.prober.try_persistence(reached)
                 if state.depth + 1 < MAX_DEPTH:
                     frontier.append(State(reached, state.depth + 1, {t.key for t in tries}))
+
+    async def repeats(self, state: State, attempt: Try, done: list[CaseStep]) -> bool:
+        """Whether the try does the same again from a fresh browser (a game's random tile, a shuffled deck do not):
+        a behaviour that differs from one try to the next would make a case that fails by chance, so it is dropped."""
+        ready = await self.prober.attempt(state.setup, f"{attempt.name} (again)")
+        if ready is None:
+            return True  # out of budget: kept as seen once
+        driver, observer = ready
+        try:
+            again = await self.prober.act(driver, observer, attempt.step)
+        except (RaceError, BrowserError):
+            return True
+        def seen(step: CaseStep) -> list[dict]:
+            return [o.model_dump(mode="json") for o in step.outcomes if o.kind not in ("page_errors", "skipped")]
+
+        if seen(done[-1]) == seen(again):
+            return True
+        self.prober.behaviours = [b for b in self.prober.behaviours if b.name != attempt.name]
+        self.prober.run.note(f"{self.catalog.path}: {attempt.name} — it did something different when tried again "
+                             "(chance plays a part), so no case is written for it.")
+        return False
 
     @staticmethod
     def _added_items(done: list[CaseStep]) -> bool:
