@@ -47,3 +47,16 @@ def test_a_patch_writes_a_new_file_and_leaves_a_hard_linked_original_alone(tmp_p
     apply(site, Fault("no_save", "nothing is saved", (Patch("app.js", "save();", ""),)))
     assert (site / "app.js").read_text() == " render();"
     assert original.read_text() == "save(); render();"
+
+
+def test_a_suspected_defects_case_passing_is_told_apart_from_a_failure(tmp_path):
+    from tests.corpus.exported import _results
+
+    report = tmp_path / "r.xml"
+    report.write_text(
+        '<testsuites><testsuite>'
+        '<testcase classname="t" name="kept"><failure message="[XPASS(strict)] Suspected defect, fails today"/></testcase>'
+        '<testcase classname="t" name="broken"><failure message="AssertionError: gone"/></testcase>'
+        '<testcase classname="t" name="fine"/>'
+        '</testsuite></testsuites>')
+    assert _results(report) == {"t::kept": "defect_gone", "t::broken": "failed", "t::fine": "passed"}
