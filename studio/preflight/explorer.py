@@ -19,6 +19,7 @@ from studio.browser.errors import BrowserError
 from studio.models.behaviour import BehaviourKind
 from studio.models.testcase import CaseStep
 from studio.preflight.app_kind import keyboard_listeners
+from studio.preflight.form_trials import plain
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.race.locators import synthesize
@@ -75,11 +76,6 @@ class State:
     setup: list[CaseStep]
     depth: int
     known: set[str] = field(default_factory=set)  # the tries of the state it came from (not tried again)
-
-
-def plain(steps: list[CaseStep]) -> list[CaseStep]:
-    """Steps as a setup replays them: what they changed was asserted by the behaviour that tried them."""
-    return [step.model_copy(update={"outcomes": [], "expected": ""}) for step in steps]
 
 
 def _same_document_link(href: str | None) -> bool:

@@ -132,7 +132,7 @@ def _role(role: str, name: str | None = None) -> LocatorStep:
     return LocatorStep(kind="role", role=role, name=name, exact=name is not None)
 
 
-def _plain(steps: list[CaseStep]) -> list[CaseStep]:
+def plain(steps: list[CaseStep]) -> list[CaseStep]:
     """Steps as a setup replays them: what they changed was asserted by the behaviour that tried them."""
     return [step.model_copy(update={"outcomes": [], "expected": ""}) for step in steps]
 
@@ -287,9 +287,9 @@ class FormTrials:
             return
         if record and await _heading_text(driver) == record:
             self.note(f"after '{names[0]}' the record '{record}' still opened; no case says it must be gone.")
-            self.prober.keep("remove", name, _plain([*self.opened, *saved]), done)
+            self.prober.keep("remove", name, plain([*self.opened, *saved]), done)
             return
-        self.prober.keep("remove", name, _plain([*self.opened, *saved]), [*done, back, again])
+        self.prober.keep("remove", name, plain([*self.opened, *saved]), [*done, back, again])
 
 
 async def _heading_text(driver: PageDriver) -> str | None:

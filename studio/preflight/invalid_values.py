@@ -16,6 +16,8 @@ from studio.models.catalog import FormField, FormInfo
 from studio.models.context import Finding
 from studio.models.testcase import CaseStep
 from studio.preflight.findings import report_finding
+from studio.preflight.persistence import said as said_step
+from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 
 if TYPE_CHECKING:
@@ -69,33 +71,41 @@ class InvalidValues:
                 steps.append(step)
         return [*steps, self.trials.submit(form)]
 
-    async def refused(self, form: FormInfo, values: dict[str, str], what: str) -> None:
-        from studio.preflight.form_trials import with_flags
-
-        name = f"Sending {self.trials.called(form)} with {what} is refused"
+    async def _send(self, form: FormInfo, values: dict[str, str], name: str,
+                    what: str) -> tuple[PageDriver, list[CaseStep]] | None:
+        """A fresh page, the form filled with `values` (samples elsewhere) and sent, the messages after it kept."""
         ready = await self.prober.attempt(self.trials.opened, name)
         if ready is None:
-            return
+            return None
         driver, observer = ready
         try:
             done = [await self.prober.act(driver, observer, step) for step in self.steps(form, values)]
-            flagged = await self.trials.flagged(driver, form)
             done[-1] = await self.trials.with_messages(observer, done[-1])
         except RaceError as error:
             self.trials.note(f"sending {self.trials.called(form)} with {what} could not be tried: "
                              f"{str(error).splitlines()[0]}")
+            return None
+        return driver, done
+
+    async def refused(self, form: FormInfo, values: dict[str, str], what: str) -> None:
+        from studio.preflight.form_trials import with_flags
+
+        name = f"Sending {self.trials.called(form)} with {what} is refused"
+        sent = await self._send(form, values, name, what)
+        if sent is None:
             return
+        driver, done = sent
+        flagged = await self.trials.flagged(driver, form)  # reads each field, never raises
         said = [o for o in done[-1].outcomes if o.why.startswith(("The page says", "The page shows"))]
         if flagged or said:
             done[-1] = with_flags(done[-1], flagged)
             self.prober.keep("refused", name, self.trials.opened, done)
             return
         if self.trials.refused_empty.get(form.name):
-            summary = (f"On {self.catalog_path}, {self.trials.called(form)} refuses being sent empty but took {what} "
-                       "without a word: its checks seem to cover only some of its fields.")
-            report_finding(self.prober.run, Finding(
-                kind="partial_validation", summary=summary, page_url=self.prober.url,
-                evidence=[f"{step.action} {step.target}" + (f' "{step.data}"' if step.data else "") for step in done]))
+            summary = (f"On {self.trials.catalog.path}, {self.trials.called(form)} refuses being sent empty but took "
+                       f"{what} without a word: its checks seem to cover only some of its fields.")
+            report_finding(self.prober.run, Finding(kind="partial_validation", summary=summary,
+                                                    page_url=self.prober.url, evidence=[said_step(s) for s in done]))
         else:
             self.trials.note(f"{self.trials.called(form, start=True)} took {what} without a word; no case says it "
                              "must refuse it.")
@@ -103,18 +113,6 @@ class InvalidValues:
     async def sent(self, form: FormInfo, values: dict[str, str], what: str) -> None:
         """Sent with a boundary value: what the page does with it (saved as such, or refused) is kept."""
         name = f"Sending {self.trials.called(form)} with {what}"
-        ready = await self.prober.attempt(self.trials.opened, name)
-        if ready is None:
-            return
-        driver, observer = ready
-        try:
-            done = [await self.prober.act(driver, observer, step) for step in self.steps(form, values)]
-            done[-1] = await self.trials.with_messages(observer, done[-1])
-        except RaceError as error:
-            self.trials.note(f"{name.lower()} could not be tried: {str(error).splitlines()[0]}")
-            return
-        self.prober.keep("save", name, self.trials.opened, done)
-
-    @property
-    def catalog_path(self) -> str:
-        return self.trials.catalog.path
+        sent = await self._send(form, values, name, what)
+        if sent is not None:
+            self.prober.keep("save", name, self.trials.opened, sent[1])

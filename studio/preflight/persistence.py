@@ -32,7 +32,7 @@ async def try_persistence(prober: Prober, adds: list[CaseStep]) -> None:
     typed = [step.data.strip() for step in adds if step.action == "fill" and step.data and step.data.strip()]
     if not typed:
         return
-    if any(b.kind == "persist" for b in prober.behaviours) or prober.run.context.findings and any(
+    if any(b.kind == "persist" for b in prober.behaviours) or any(
             f.kind == "data_lost_on_reload" and f.page_url == prober.url for f in prober.run.context.findings):
         return  # once per page
     ready = await prober.attempt(adds, name)
