@@ -377,6 +377,8 @@ def test_a_cancelled_job_says_what_is_kept_and_starts_again_from_its_button(qloo
                 again = jobs.all()[1]
                 assert (again.kind, again.request) == ("new_test_case", "reports")
                 assert front.bar.request.text() == "reports"
+                # Cancel is enabled once the job runs or asks (a disabled action ignores its trigger).
+                await until(front.bar.cancel_action.isEnabled, timeout=30, what="Cancel Job to be enabled")
                 front.bar.cancel_action.trigger()
                 await until(lambda: not service.running and jobs.get(again.id).status in ("cancelled", "completed"),
                             timeout=60, what="the job to stop")

@@ -55,7 +55,8 @@ def test_a_saved_login_state_starts_a_later_session_signed_in(qloop, demo, tmp_p
             window.ask_save_path = lambda *a, **k: str(state)
             window.save_login_state()
             await until(state.exists, what="the saved login state")
-            assert "Saved the login state" in window.message_bar.label.text()
+            # Playwright writes the file before the session reports it: the message follows.
+            await until(lambda: "Saved the login state" in window.message_bar.label.text(), what="the message")
 
             # Session > Start Signed In…: a new browser, signed in from the file, opens a members-only page.
             window.url_bar.url_edit.setText(demo.base_url + "/dashboard")
