@@ -18,7 +18,7 @@ from studio.race.locators import resolve, synthesize
 from studio.runtime import EngineRuntime
 from studio.settings import StudioSettings
 
-SIZES = (100, 1000, 5000)
+SIZES = (12, 100, 1000, 5000)  # a small page too: most pages a tester opens are small
 
 
 def admin_page(interactive: int) -> str:
