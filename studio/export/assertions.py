@@ -50,7 +50,8 @@ def outcome_checks(step: RecordedStep, asserted_by_steps: list[str]) -> list[Sta
                                               state="visible" if visible else "hidden",
                                               why=None if visible else why or None))
             case CountOutcome(locator=locator, count=count, why=why):
-                statements.append(ExpectCount(subject=Subject(locator=locator), count=count, why=why or None))
+                statements.append(ExpectCount(subject=Subject(locator=locator), count=count, why=why or None,
+                                              after_frames=count == 0))
             case TextsOutcome(locator=locator, texts=texts, why=why):
                 statements.append(ExpectTexts(subject=Subject(locator=locator), texts=texts, why=why or None))
             case CheckedOutcome(locator=locator, checked=checked):

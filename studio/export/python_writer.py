@@ -130,8 +130,12 @@ def _code(statement: Statement, indent: str) -> list[str]:
         case ExpectTexts(subject=subject, texts=texts):
             return _expect(indent, subject, ".to_have_text", "[" + ", ".join(map(string_literal, texts)) + "]",
                            [f"{string_literal(text)}," for text in texts])
-        case ExpectCount(subject=subject, count=count):
-            return _expect(indent, subject, ".to_have_count", str(count))
+        case ExpectCount(subject=subject, count=count, after_frames=after_frames):
+            frames = [f"{indent}# The page draws what the step changed before its absence is checked.",
+                      f"{indent}page.evaluate(",
+                      f'{indent}{INDENT}"new Promise((f) => requestAnimationFrame(() => requestAnimationFrame(f)))"',
+                      f"{indent})"] if after_frames else []
+            return [*frames, *_expect(indent, subject, ".to_have_count", str(count))]
         case ExpectChecked(subject=subject, checked=checked):
             return _expect(indent, subject, ".to_be_checked" if checked else ".not_to_be_checked", "")
         case ExpectValue(subject=subject, value=value):

@@ -130,6 +130,9 @@ class ExpectCount(_Statement):
     kind: Literal["expect_count"] = "expect_count"
     subject: Subject
     count: int
+    # An absence check (nothing added, a row gone) passes at once, before the app had its turn: the page draws two
+    # frames first, so an app that renders on its next tick is checked after it did.
+    after_frames: bool = False
 
 
 class ExpectChecked(_Statement):

@@ -115,8 +115,12 @@ def _code(statement: Statement, indent: str) -> list[str]:
             # One text a line; the call's last line ends with the opening bracket.
             return [*_expect(indent, subject, ".toHaveText(["), *(f"{indent}{INDENT}{item}," for item in items),
                     f"{indent}]);"]
-        case ExpectCount(subject=subject, count=count):
-            return _expect(indent, subject, f".toHaveCount({count});")
+        case ExpectCount(subject=subject, count=count, after_frames=after_frames):
+            frames = [f"{indent}// The page draws what the step changed before its absence is checked.",
+                      f"{indent}await page.evaluate(",
+                      f"{indent}{INDENT}() => new Promise((f) => requestAnimationFrame(() => requestAnimationFrame(f))),",
+                      f"{indent});"] if after_frames else []
+            return [*frames, *_expect(indent, subject, f".toHaveCount({count});")]
         case ExpectChecked(subject=subject, checked=checked):
             return _expect(indent, subject, ".toBeChecked();" if checked else ".not.toBeChecked();")
         case ExpectValue(subject=subject, value=value):
