@@ -44,13 +44,17 @@ PAGE_CONTROLS_JS = """() => {
   const inItem = (el) => el.closest('li, tr, [role="listitem"], [role="row"], article');
   const label = (el) => (el.labels && el.labels.length ? el.labels[0].innerText : '') || el.getAttribute('aria-label') || '';
   const shown = (el) => !!(el.offsetWidth || el.offsetHeight) && getComputedStyle(el).visibility !== 'hidden';
+  // A toggle with no name (a styled "mark all" arrow): its id, or a class only it has on the page.
+  const unique = (selector) => document.querySelectorAll(selector).length === 1 ? selector : '';
+  const css = (el) => (el.id && unique('#' + CSS.escape(el.id))) || [...el.classList].map((c) =>
+    unique('input.' + CSS.escape(c))).find(Boolean) || '';
   const buttons = [...document.querySelectorAll('button, [role="button"], input[type="button"], input[type="submit"]')]
     .filter((el) => shown(el) && !inItem(el) && !el.closest('form, nav'))
     .map((el) => ({ kind: 'button', name: (el.getAttribute('aria-label') || el.innerText || el.value || '').trim().slice(0, 60) }));
   const toggles = [...document.querySelectorAll('input[type="checkbox"]')]
     .filter((el) => !inItem(el) && !el.closest('form') && (shown(el) || (el.labels && [...el.labels].some(shown))))
-    .map((el) => ({ kind: 'toggle', name: label(el).trim().slice(0, 60) }));
-  return [...buttons, ...toggles].filter((c) => c.name);
+    .map((el) => ({ kind: 'toggle', name: label(el).trim().slice(0, 60), css: css(el) }));
+  return [...buttons, ...toggles].filter((c) => c.name || c.css);
 }"""
 # Read on the element the snapshot named: what a try needs to know that the snapshot line does not say.
 FACTS_JS = """(el) => ({ tag: el.tagName.toLowerCase(), href: el.getAttribute('href'),

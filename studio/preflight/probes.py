@@ -19,8 +19,9 @@ from studio.models.behaviour import Behaviour, BehaviourKind
 from studio.models.catalog import CatalogElement, PageCatalog
 from studio.models.context import Finding, KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
-from studio.models.outcomes import CountOutcome, PageErrorsOutcome
+from studio.models.outcomes import CountOutcome, PageErrorsOutcome, VisibleOutcome
 from studio.models.testcase import CaseStep
+from studio.preflight.entry_trials import SAMPLES, entries, try_entry
 from studio.preflight.explorer import CONTROLS_JS, PAGE_CONTROLS_JS, Explorer
 from studio.preflight.findings import report_finding
 from studio.preflight.form_trials import FormTrials
@@ -35,8 +36,6 @@ from studio.race.outcome_locators import items_locator, keyed_locator
 from studio.race.outcome_observer import OutcomeObserver
 from studio.race.page_state import Collection, read_page_state
 
-# Neutral texts any "new entry" field takes; none is part of another, so each names one item.
-SAMPLES = ("First sample item", "Second sample item", "Third sample item")
 EDITED = "First sample item, edited"
 LEAVES = re.compile(r"\b(log ?out|sign ?out|log off|delete (?:my )?account|close account)\b", re.IGNORECASE)
 TEXT_ROLES = {"textbox"}
@@ -183,52 +182,10 @@ class Prober:
         return self.behaviours
 
     def entries(self, field: CatalogElement, texts: tuple[str, ...]) -> list[CaseStep]:
-        steps = [CaseStep(action="navigate", url=self.catalog.path, target=f"the {self.catalog.heading or 'page'}")]
-        for text in texts:
-            steps += [CaseStep(action="fill", target=field.name, locator=field.locator, data=text),
-                      CaseStep(action="press", target=field.name, locator=field.locator, data="Enter")]
-        return steps
+        return entries(self, field, texts)
 
     async def try_entry(self, field: CatalogElement) -> list[CaseStep]:
-        """Enter in a lone field: does it add what was typed? Returns the steps adding the samples (or [])."""
-        navigate = self.entries(field, ())
-        ready = await self.attempt(navigate, f"Enter in '{field.name}'")
-        if ready is None:
-            return []
-        driver, observer = ready
-        fill = await self.act(driver, observer, self.entries(field, SAMPLES[:1])[1])
-        enter = await self.act(driver, observer, self.entries(field, SAMPLES[:1])[2])
-        # An item listed, or a counter that appeared or changed ("1 item left"): real apps show the list and its
-        # footer only once it has an item.
-        added = any(o.kind in ("visible", "count", "texts", "text") for o in enter.outcomes)
-        if not added:
-            why = " (the page tried to save to the server, which the preflight never does)" if self.box.blocked else ""
-            self.run.note(f"Enter in '{field.name}' on {self.catalog.path} added nothing visible{why}.")
-            return []
-        self.keep("add", f"Enter in '{field.name}' adds an item with the typed text", navigate, [fill, enter])
-        ready = await self.attempt(navigate, f"Enter in '{field.name}' with nothing typed")
-        if ready is not None:
-            driver, observer = ready
-            blank = await self.act(driver, observer, CaseStep(action="fill", target=field.name,
-                                                              locator=field.locator, data="   "))
-            enter = await self.act(driver, observer, self.entries(field, SAMPLES[:1])[2])
-            quiet = not any(o.kind in ("visible", "count", "texts") for o in enter.outcomes)
-            if quiet:
-                count = await self._count_outcome(driver, navigate)
-                enter = enter.model_copy(update={"outcomes": [*enter.outcomes, *count], "expected": (
-                    "Nothing is added.")})
-                self.keep("blank_refused", f"Enter in '{field.name}' with only spaces adds nothing", navigate,
-                          [blank, enter])
-        return self.entries(field, SAMPLES)
-
-    async def _count_outcome(self, driver: PageDriver, navigate: list[CaseStep]) -> list:
-        """No item at all after a refused entry (checked on the page's repeated items, when it has any)."""
-        state = await read_page_state(driver.race)
-        for collection in state.collections if state else []:
-            found = await items_locator(driver.page, collection)
-            if found is not None:
-                return [CountOutcome(locator=found[0], count=found[1], why="The list did not grow.")]
-        return []
+        return await try_entry(self, field)
 
     async def find_items(self, adds: list[CaseStep]) -> Found | None:
         ready = await self.attempt(adds, "the added items")
@@ -318,7 +275,10 @@ class Prober:
         try:
             opened = await self.act(driver, observer, CaseStep(action="dblclick", target=f"'{SAMPLES[1]}'",
                                                                locator=text))
-            editor = _within(item, _role("textbox"))
+            # The open editor, found among the items and not by the item's text: an app that binds the title to
+            # the editor changes that text while typing (hidden editors are not textboxes to a role locator).
+            editor = LocatorSpec(strategy="scoped", steps=[*[s for s in item.steps if s.kind != "filter_text"],
+                                                          _role("textbox")])
             if await driver.count(editor) != 1:
                 return  # a double-click does nothing there: no editor to try
             steps = [opened, CaseStep(action="fill", target=f"the editor of '{SAMPLES[1]}'", locator=editor,
@@ -326,7 +286,36 @@ class Prober:
                      CaseStep(action="press", target=f"the editor of '{SAMPLES[1]}'", locator=editor, data="Enter")]
         except RaceError:
             return
-        await self.try_one(adds, "edit", "Double-clicking an item's text edits it; Enter saves", steps)
+        await self.try_edit_ending(adds, item, steps, saved=True)
+        await self.try_edit_ending(adds, item, [*steps[:2], steps[2].model_copy(update={"data": "Escape"})],
+                                   saved=False)
+
+    async def try_edit_ending(self, adds: list[CaseStep], item: LocatorSpec, steps: list[CaseStep],
+                              saved: bool) -> None:
+        """Enter in an item's editor saves the new text, Escape drops it (the convention of inline editors): kept with
+        the check of which text is listed afterwards, when the page did so; an app that does otherwise gets no case."""
+        name = ("Double-clicking an item's text edits it; Enter saves" if saved
+                else "Escape while editing an item's text cancels the edit")
+        ready = await self.attempt(adds, name)
+        if ready is None:
+            return
+        driver, observer = ready
+        shown, gone = (EDITED, SAMPLES[1]) if saved else (SAMPLES[1], EDITED)
+        listed = [s for s in item.steps if s.kind != "filter_text"]
+        shown_at = LocatorSpec(strategy="scoped", steps=[*listed, LocatorStep(kind="text", value=shown, exact=True)])
+        gone_at = LocatorSpec(strategy="scoped", steps=[*listed, LocatorStep(kind="text", value=gone, exact=True)])
+        try:
+            done = [await self.act(driver, observer, step.model_copy(update={"outcomes": []})) for step in steps]
+            if await driver.count(shown_at) != 1 or await driver.count(gone_at) != 0:
+                self.run.note(f"{self.catalog.path}: {name} — not what the page did, so no case is written for it.")
+                return
+        except RaceError as error:
+            self.run.note(f"{self.catalog.path}: {name} could not be tried: {str(error).splitlines()[0]}")
+            return
+        kept = [VisibleOutcome(locator=shown_at, why=f'"{shown}" is listed.'),
+                CountOutcome(locator=gone_at, count=0, why=f'"{gone}" is no longer listed.')]
+        done[-1] = done[-1].model_copy(update={"outcomes": [*done[-1].outcomes, *kept]})
+        self.keep("edit", name, adds, done)
 
     async def try_views(self, base: list[CaseStep], views: list[CatalogElement]) -> None:
         for view in [v for v in views or self.catalog.views if v.locator is not None and v.href][:4]:
@@ -368,7 +357,11 @@ class Prober:
             name = control["name"]
             if LEAVES.search(name):
                 continue
-            if control["kind"] == "toggle":
+            if control["kind"] == "toggle" and not name:  # no name to find it by: its id or its own class
+                name = "the page's unlabelled checkbox"
+                locator = LocatorSpec(strategy="css", steps=[LocatorStep(kind="css", value=control["css"])])
+                step = CaseStep(action="check", target=name, locator=locator)
+            elif control["kind"] == "toggle":
                 locator = LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=name, exact=True)])
                 step = CaseStep(action="check", target=f"'{name}'", locator=locator)
             else:
@@ -380,7 +373,8 @@ class Prober:
             except RaceError:
                 continue
         for name, step in tries:  # each try opens a fresh page (and closes this one)
-            said = f"Checking '{name}'" if step.action == "check" else f"Pressing '{name}'"
+            said = (f"Checking {name}" if name.startswith("the ") else f"Checking '{name}'") if step.action == "check" \
+                else f"Pressing '{name}'"
             await self.try_one(base, "page_action", said, [step])
 
     async def try_persistence(self, adds: list[CaseStep]) -> None:
