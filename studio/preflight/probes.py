@@ -21,7 +21,7 @@ from studio.models.context import Finding, KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.outcomes import CountOutcome, PageErrorsOutcome, VisibleOutcome
 from studio.models.testcase import CaseStep
-from studio.preflight.entry_trials import SAMPLES, entries, try_entry
+from studio.preflight.entry_trials import SAMPLES, try_entry
 from studio.preflight.explorer import CONTROLS_JS, PAGE_CONTROLS_JS, Explorer
 from studio.preflight.findings import report_finding
 from studio.preflight.form_trials import FormTrials
@@ -52,6 +52,11 @@ def _role(role: str, name: str | None = None) -> LocatorStep:
 
 def _within(scope: LocatorSpec, *steps: LocatorStep) -> LocatorSpec:
     return LocatorSpec(strategy="scoped", steps=[*scope.steps, *steps])
+
+
+def _among_items(item: LocatorSpec, *steps: LocatorStep) -> LocatorSpec:
+    """`steps` within any item of `item`'s list, not within the item its text names (that text may change)."""
+    return LocatorSpec(strategy="scoped", steps=[*[s for s in item.steps if s.kind != "filter_text"], *steps])
 
 
 def _last_role(step: CaseStep) -> str | None:
@@ -158,7 +163,7 @@ class Prober:
         stopped there and said so), then every other control the snapshot sees (explorer.py)."""
         entered = False
         for field in [f for f in self.catalog.inputs if f.role in TEXT_ROLES and f.locator is not None][:2]:
-            adds = await self.try_entry(field)
+            adds = await try_entry(self, field)
             if adds:
                 entered = True
                 found = await self.find_items(adds)
@@ -180,12 +185,6 @@ class Prober:
         await FormTrials(self).explore()
         await Explorer(self).explore()
         return self.behaviours
-
-    def entries(self, field: CatalogElement, texts: tuple[str, ...]) -> list[CaseStep]:
-        return entries(self, field, texts)
-
-    async def try_entry(self, field: CatalogElement) -> list[CaseStep]:
-        return await try_entry(self, field)
 
     async def find_items(self, adds: list[CaseStep]) -> Found | None:
         ready = await self.attempt(adds, "the added items")
@@ -277,8 +276,7 @@ class Prober:
                                                                locator=text))
             # The open editor, found among the items and not by the item's text: an app that binds the title to
             # the editor changes that text while typing (hidden editors are not textboxes to a role locator).
-            editor = LocatorSpec(strategy="scoped", steps=[*[s for s in item.steps if s.kind != "filter_text"],
-                                                          _role("textbox")])
+            editor = _among_items(item, _role("textbox"))
             if await driver.count(editor) != 1:
                 return  # a double-click does nothing there: no editor to try
             steps = [opened, CaseStep(action="fill", target=f"the editor of '{SAMPLES[1]}'", locator=editor,
@@ -301,9 +299,8 @@ class Prober:
             return
         driver, observer = ready
         shown, gone = (EDITED, SAMPLES[1]) if saved else (SAMPLES[1], EDITED)
-        listed = [s for s in item.steps if s.kind != "filter_text"]
-        shown_at = LocatorSpec(strategy="scoped", steps=[*listed, LocatorStep(kind="text", value=shown, exact=True)])
-        gone_at = LocatorSpec(strategy="scoped", steps=[*listed, LocatorStep(kind="text", value=gone, exact=True)])
+        shown_at = _among_items(item, LocatorStep(kind="text", value=shown, exact=True))
+        gone_at = _among_items(item, LocatorStep(kind="text", value=gone, exact=True))
         try:
             done = [await self.act(driver, observer, step.model_copy(update={"outcomes": []})) for step in steps]
             if await driver.count(shown_at) != 1 or await driver.count(gone_at) != 0:
@@ -358,23 +355,23 @@ class Prober:
             if LEAVES.search(name):
                 continue
             if control["kind"] == "toggle" and not name:  # no name to find it by: its id or its own class
-                name = "the page's unlabelled checkbox"
+                said = "Checking the page's unlabelled checkbox"
                 locator = LocatorSpec(strategy="css", steps=[LocatorStep(kind="css", value=control["css"])])
-                step = CaseStep(action="check", target=name, locator=locator)
+                step = CaseStep(action="check", target="the page's unlabelled checkbox", locator=locator)
             elif control["kind"] == "toggle":
+                said = f"Checking '{name}'"
                 locator = LocatorSpec(strategy="label", steps=[LocatorStep(kind="label", value=name, exact=True)])
                 step = CaseStep(action="check", target=f"'{name}'", locator=locator)
             else:
+                said = f"Pressing '{name}'"
                 locator = LocatorSpec(strategy="role", steps=[_role("button", name)])
                 step = CaseStep(action="click", target=f"the {name} button", locator=locator)
             try:
                 if await driver.count(locator) == 1:
-                    tries.append((name, step))
+                    tries.append((said, step))
             except RaceError:
                 continue
-        for name, step in tries:  # each try opens a fresh page (and closes this one)
-            said = (f"Checking {name}" if name.startswith("the ") else f"Checking '{name}'") if step.action == "check" \
-                else f"Pressing '{name}'"
+        for said, step in tries:  # each try opens a fresh page (and closes this one)
             await self.try_one(base, "page_action", said, [step])
 
     async def try_persistence(self, adds: list[CaseStep]) -> None:

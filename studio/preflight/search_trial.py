@@ -11,6 +11,7 @@ from studio.models.catalog import CatalogElement
 from studio.models.locator import LocatorSpec
 from studio.models.outcomes import CountOutcome, TextsOutcome
 from studio.models.testcase import CaseStep
+from studio.preflight.entry_trials import entries
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.race.outcome_locators import items_locator
@@ -59,7 +60,7 @@ async def try_search(prober: Prober, field: CatalogElement) -> None:
     should narrow to that item. Kept: what the browser saw (the address, the heading) and the rows the list
     shows then, read with the list's own locator (a page the search loaded anew is not compared with the old
     one by the outcome observer, and one row left is no longer a list to it)."""
-    navigate = prober.entries(field, ())
+    navigate = entries(prober, field, ())
     ready = await prober.attempt(navigate, f"searching with '{field.name}'")
     if ready is None:
         return

@@ -45,10 +45,7 @@ async def test_a_suspected_defect_is_green_while_present_and_red_once_fixed(tmp_
     assert "@pytest.mark.xfail(" in code and "strict=True," in code
     assert "Suspected defect, fails today: Items added to the list were gone after a" in code
     assert 'expect(page.locator("ul.todo-list li label")).to_have_text(["Milk"])' in code  # the expected behaviour
-    with ListApp(faults={"no_persist"}) as broken:
-        present = await run_exported(tmp_path / "suspected", broken.base_url, browser_info.path)
-    with ListApp() as healthy:
-        fixed = await run_exported(tmp_path / "suspected", healthy.base_url, browser_info.path)
+    present, fixed = await on_broken_then_healthy(tmp_path / "suspected", browser_info)
     assert present[0] == 0 and "1 xfailed" in present[1], present[1][-3000:]
     assert fixed[0] == 1 and "XPASS(strict)" in fixed[1], fixed[1][-3000:]
 
@@ -57,10 +54,7 @@ async def test_a_suspected_defect_is_green_while_present_and_red_once_fixed(tmp_
         decide(project, job_id, finding_key(LOST), "confirmed")
     code = export(path, case_id, "python", tmp_path / "confirmed")
     assert "xfail" not in code and "# Known defect, confirmed by the tester: Items added" in code
-    with ListApp(faults={"no_persist"}) as broken:
-        present = await run_exported(tmp_path / "confirmed", broken.base_url, browser_info.path)
-    with ListApp() as healthy:
-        fixed = await run_exported(tmp_path / "confirmed", healthy.base_url, browser_info.path)
+    present, fixed = await on_broken_then_healthy(tmp_path / "confirmed", browser_info)
     assert present[0] == 1 and "1 failed" in present[1], present[1][-3000:]
     assert fixed[0] == 0 and "1 passed" in fixed[1], fixed[1][-3000:]
 
@@ -96,3 +90,12 @@ async def test_the_typescript_export_marks_it_with_test_fail(tmp_path, browser_i
         results[name] = (run.returncode, run.stdout + run.stderr)
     assert results["present"][0] == 0, results["present"][1][-3000:]  # failed as expected: green
     assert results["fixed"][0] == 1 and "Expected to fail, but passed" in results["fixed"][1], results["fixed"][1][-3000:]
+
+
+async def on_broken_then_healthy(folder, browser_info):
+    """The exported suite's (exit code, output) on the list that loses its items on reload, then on the healthy one."""
+    with ListApp(faults={"no_persist"}) as broken:
+        present = await run_exported(folder, broken.base_url, browser_info.path)
+    with ListApp() as healthy:
+        fixed = await run_exported(folder, healthy.base_url, browser_info.path)
+    return present, fixed
