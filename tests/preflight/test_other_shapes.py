@@ -57,8 +57,9 @@ async def test_a_single_page_list_is_mapped_tried_and_honestly_scored(roomy):
 @pytest.mark.slow
 async def test_items_a_reload_loses_are_a_suspected_defect_never_an_expected_result(roomy):
     """The list keeps its items in memory only (a seeded fault): the preflight reports it as a finding, and the
-    reload case checks that the items stay (it fails today, and says so), never that they are gone."""
-    with ListApp(faults={"no_persist"}) as app:
+    reload case checks that the items stay (it fails today, and says so), never that they are gone. Its editor also
+    drops what was typed on Enter (a second fault, in the same run): a suspected defect too, never an edit case."""
+    with ListApp(faults={"no_persist", "edit_not_saved"}) as app:
         job = await roomy.preflight.start(app.base_url + "/", request="")
     assert job.status == "completed", job.message
     found = [f for f in job.context.findings if f.kind == "data_lost_on_reload"]
@@ -71,6 +72,13 @@ async def test_items_a_reload_loses_are_a_suspected_defect_never_an_expected_res
     checks = [o for step in expected.steps for o in step.outcomes]
     assert not any(o.kind == "count" and getattr(o, "count", None) == 0 for o in checks)  # never "all gone"
     assert any(o.kind == "visible" and "still listed" in o.why for o in checks)
+
+    [dropped] = [f for f in job.context.findings if f.kind == "control_does_nothing"]
+    assert "Enter in an item's editor did not save" in dropped.summary and dropped.status == "suspected"
+    assert not [b for b in job.state["behaviours"]["/"] if b["name"].endswith("Enter saves")]
+    edit = expected_behaviour(job, dropped)
+    assert edit is not None and edit.steps[-1].data == "Enter"
+    assert any(o.kind == "visible" and "edited" in o.why for o in edit.steps[-1].outcomes)  # the saved text
 
 
 async def test_an_empty_single_page_app_is_not_covered(harness):
