@@ -14,6 +14,7 @@ from studio.models.context import PendingQuestion
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, origin_of
 
 KEY = "base_url"
+DOCUMENT_SUFFIXES = (".html", ".htm", ".xhtml", ".php", ".asp", ".aspx", ".jsp")
 
 
 def parent_paths(url: str) -> list[str]:
@@ -55,12 +56,20 @@ def _app_root(final_url: str, directly: bool = False) -> str:
     # Login walls and dashboards live at the app's root; keep a path prefix only when the app sits under one
     # (e.g. /app/login -> /app/). A folder address the tester gave that answered without a redirect is the app's
     # own (an app served from /examples/todo/): its parent may be another app, or a directory listing.
+    # A document the tester named (…/examples/basic_usage.html) is the app's page itself: its folder may hold
+    # other apps' pages, or be a directory listing.
     parts = urlsplit(final_url)
-    if directly and parts.path.endswith("/"):
-        return urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+    if directly and (parts.path.endswith("/") or _is_document(parts.path)):
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query if _is_document(parts.path) else "", ""))
     segments = [s for s in parts.path.split("/") if s]
     prefix = "/" + "/".join(segments[:-1]) + "/" if len(segments) > 1 else "/"
     return urlunsplit((parts.scheme, parts.netloc, prefix, "", ""))
+
+
+def _is_document(path: str) -> bool:
+    """A named page other than a folder's index (…/index.html is its folder's page)."""
+    name = path.rsplit("/", 1)[-1].lower()
+    return name.endswith(DOCUMENT_SUFFIXES) and not name.startswith(("index.", "default."))
 
 
 async def _answering_root(run: PreflightRun, final_url: str, directly: bool = False) -> str:
