@@ -172,6 +172,17 @@
     return count >= enough && count * 3 >= kids.length * 2 ? tag : null;
   }
 
+  function partsOf(kids) {
+    const seen = {};
+    let classed = 0;
+    for (const kid of kids) {
+      const names = semanticClasses(kid);
+      if (names.length) classed += 1;
+      for (const name of names) seen[name] = (seen[name] || 0) + 1;
+    }
+    return classed * 2 >= kids.length && !Object.values(seen).some((n) => n >= 2);
+  }
+
   function collectionOf(el, kids, itemTag) {
     const all = [...el.children].filter((kid) => kid.tagName === itemTag);
     const shown = all.filter((kid) => !hidden(kid));
@@ -180,6 +191,10 @@
     }));
     if (items.length && items.every((item) => !item.text) && items.length < 4) return null;
     const common = all.length ? all.map(semanticClasses).reduce((a, b) => a.filter((name) => b.includes(name))) : [];
+    // Without list semantics, children that each carry a class of their own and share none are a widget's parts
+    // (its slides, controls and progress bar: a <div> each), not items.
+    const listed = LIST_TAGS.has(el.tagName) || LIST_ROLES.has(roleOf(el) || '');
+    if (!listed && !common.length && partsOf(all)) return null;
     const sample = all[0];
     return Object.assign(facts(el), {
       itemTag: itemTag.toLowerCase(), itemRole: sample ? roleOf(sample) : (TAG_ROLES[itemTag] || null),

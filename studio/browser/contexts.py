@@ -50,6 +50,7 @@ class ContextOptions:
     default_timeout_ms: float | None = None
     navigation_timeout_ms: float | None = None
     writes: WriteGuard | None = None
+    init_scripts: tuple[str, ...] = ()  # run in every document before its own scripts
 
 
 async def new_context(browser: Browser, options: ContextOptions | None = None) -> BrowserContext:
@@ -73,4 +74,6 @@ async def new_context(browser: Browser, options: ContextOptions | None = None) -
         await context.add_cookies(options.cookies)  # type: ignore[arg-type]
     if options.writes is not None:
         await context.route("**/*", options.writes.route)
+    for script in options.init_scripts:
+        await context.add_init_script(script)
     return context

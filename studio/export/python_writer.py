@@ -29,6 +29,7 @@ from studio.export.statements import (
     expected_failure,
     known_defect,
 )
+from studio.models.race import DRAG_STEPS
 
 WIDTH = 88  # black's default line length
 INDENT = "    "
@@ -152,7 +153,7 @@ def _act(act: Act, indent: str) -> list[str]:
     if act.secret_env:
         argument = f"os.environ[{string_literal(act.secret_env)}]"
     elif act.target is not None:
-        argument = _inline(Subject(locator=act.target))
+        argument = f"{_inline(Subject(locator=act.target))}, steps={DRAG_STEPS}"
     else:
         argument = string_literal(act.text) if act.text is not None else ""
     # Act.action names are Playwright's Python method names.

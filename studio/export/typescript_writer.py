@@ -31,6 +31,7 @@ from studio.export.statements import (
     expected_failure,
     known_defect,
 )
+from studio.models.race import DRAG_STEPS
 
 WIDTH = 80  # Prettier's default print width
 INDENT = "  "
@@ -138,7 +139,7 @@ def _act(act: Act, indent: str) -> list[str]:
         # RequireEnv has already failed the test when it is unset; `|| ""` keeps the type a string for editors.
         argument = f'process.env.{act.secret_env} || ""'
     elif act.target is not None:
-        argument = _inline(Subject(locator=act.target))
+        argument = f"{_inline(Subject(locator=act.target))}, {{ steps: {DRAG_STEPS} }}"
     else:
         argument = string_literal(act.text) if act.text is not None else ""
     action = _call(indent, f"await {receiver}.{_METHODS[act.action]}", argument, ";")

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from studio.models.testcase import CaseStep
 
 BehaviourKind = Literal["add", "blank_refused", "edit", "toggle", "remove", "view", "page_action", "search",
-                        "persist", "route", "save", "refused", "select", "key"]
+                        "persist", "route", "save", "refused", "select", "key", "reorder"]
 
 
 class Behaviour(BaseModel):

@@ -267,6 +267,9 @@ Observation = Annotated[
 ]
 OBSERVATIONS: TypeAdapter[list[Observation]] = TypeAdapter(list[Observation])
 
+# A drag moves in this many steps from where it starts to where it ends: the race layer drags so, and exported tests
+# call drag_to(..., steps=DRAG_STEPS), so a page that reacts to each move (a sortable list) sees the same moves.
+DRAG_STEPS = 5
 ActionName = Literal["click", "type", "fill", "hover", "select", "check", "press", "dblclick", "uncheck", "drag",
                      "upload"]
 # Seed 001: browser_click answers {"clicked": ...}; the other actions follow the same style.

@@ -14,7 +14,7 @@ Priority = Literal["P0", "P1", "P2", "P3"]
 Origin = Literal["agent", "tester"]
 DefectStatus = Literal["suspected", "confirmed"]
 StepAction = Literal["navigate", "click", "dblclick", "fill", "select", "check", "press", "hover", "reload", "back",
-                     "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload"]
+                     "expect_visible", "expect_hidden", "expect_text", "expect_url", "upload", "drag"]
 
 
 class CaseStep(BaseModel):
@@ -25,6 +25,7 @@ class CaseStep(BaseModel):
     locator: LocatorSpec | None = None
     url: str | None = Field(default=None, description="For navigate / expect_url: a path relative to the base URL.")
     data: str | None = Field(default=None, description="Text to type, option to pick, key to press, or text to see.")
+    drop: LocatorSpec | None = Field(default=None, description="For drag: the element the drag ends on.")
     expected: str = ""
     outcomes: list[Outcome] = Field(default_factory=list, description=(
         "What the browser saw this step change when the preflight tried it (the exporter asserts them)."))

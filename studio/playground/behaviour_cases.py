@@ -18,10 +18,10 @@ GAP_OF = {"add": "happy_path", "blank_refused": "validation", "toggle": "state_t
           "edit": "state_transitions", "remove": "state_transitions", "page_action": "state_transitions",
           "view": "search_filter_sort_pagination", "route": "search_filter_sort_pagination", "search":
           "search_filter_sort_pagination", "persist": "concurrency", "save": "happy_path", "refused": "validation", "select": "state_transitions",
-          "key": "state_transitions"}
+          "key": "state_transitions", "reorder": "state_transitions"}
 PRIORITY: dict[str, Priority] = {"add": "P0", "save": "P0", "toggle": "P1", "edit": "P1", "remove": "P1",
                                  "persist": "P1", "refused": "P1", "blank_refused": "P2", "view": "P2", "route": "P2",
-                                 "page_action": "P2", "select": "P2", "key": "P2"}
+                                 "page_action": "P2", "select": "P2", "key": "P2", "reorder": "P1"}
 
 
 def behaviour_drafts(behaviours: list[Behaviour], page: PageCatalog, requires_login: bool) -> list[Draft]:

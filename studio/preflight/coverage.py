@@ -23,7 +23,7 @@ CATEGORIES = ("validation", "permissions", "state_transitions", "concurrency", "
 MUTATING = re.compile(r"\b(add|create|new|edit|save|delete|remove|dismiss|mark|apply|submit|upload|archive)\b", re.IGNORECASE)
 TYPED = {"add", "blank_refused", "edit", "search", "save", "refused"}  # kinds whose steps typed into a field
 SENT = {"save", "refused"}  # a form sent (form_trials)
-CHANGED = {"add", "toggle", "edit", "remove", "page_action", "save"}  # a state changed by the page's own controls
+CHANGED = {"add", "toggle", "edit", "remove", "page_action", "save", "reorder"}  # a state changed by the page's own controls
 LISTED = {"search", "view", "route"}  # a search, a filter or a view used
 NO_CONTROL = "no control was found on the area's pages"
 
@@ -31,7 +31,8 @@ NO_CONTROL = "no control was found on the area's pages"
 def unchecked_categories(run: PreflightRun, area_pages: list[PageCatalog]) -> dict[str, str]:
     """Every category the preflight could not check on the area, with why (a clause: "the form on / was not sent")."""
     seen = [c for c in area_pages if not c.is_error_page and "#" not in c.path]
-    if not seen or not any(controls_of(c) for c in seen):
+    # Behaviours seen on a page say it had controls, even ones its catalogue does not list (a list dragged to sort).
+    if not seen or not any(controls_of(c) or _kinds(run, c.path) for c in seen):
         said = NO_CONTROL if seen else "no page of the area was seen"
         return dict.fromkeys(CATEGORIES, said)
     why: dict[str, str] = {}

@@ -2,7 +2,8 @@
 the states that changed (a panel that opened, a row that was added), two levels deep within the budget.
 
 A control is tried as its role says a user would: a button, tab, menu item or clickable element is clicked, a box is
-checked, a select gets each of its options, the keys the page listens to are pressed. Each try keeps what the
+checked, a select gets each of its options, the keys the page listens to are pressed, a list that answers the
+pointer has an item dragged onto another (reorder_trials.py). Each try keeps what the
 outcome observer saw change (items that came or went, counters and totals, messages, the URL); a try that changed
 nothing visible writes no case. What the page would keep after a reload is asked of every state that added items.
 Forms and lone entry fields are tried by the Prober's own tries (probes.py, form_trials.py) before this runs.
@@ -20,6 +21,7 @@ from studio.models.behaviour import BehaviourKind
 from studio.models.testcase import CaseStep
 from studio.preflight.app_kind import keyboard_listeners
 from studio.preflight.form_trials import plain
+from studio.preflight.reorder_trials import drag_step, new_order, try_order_kept
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.race.locators import synthesize
@@ -114,6 +116,8 @@ class Explorer:
                 reached = [*state.setup, *plain(done)]
                 if self._added_items(done):
                     await self.prober.try_persistence(reached)
+                if attempt.kind == "reorder" and (order := new_order(done)) is not None:
+                    await try_order_kept(self.prober, reached, order)
                 if state.depth + 1 < MAX_DEPTH:
                     frontier.append(State(reached, state.depth + 1, {t.key for t in tries}))
 
@@ -155,9 +159,15 @@ class Explorer:
             return []
         found: list[Try] = []
         per_role: dict[str, int] = {}
-        for line in lines:
+        for index, line in enumerate(lines):
             if len(found) >= MAX_TRIES_PER_STATE * 2:
                 break
+            if (drag := await drag_step(driver, lines, index)) is not None:
+                name, step = drag
+                key = f"drag {step.locator.python() if step.locator else name}"
+                if key not in self.tried and key not in state.known:
+                    found.append(Try("reorder", name, step, key))
+                continue
             if line.role not in CLICKED and line.role not in CHECKED and "clickable" in line.states:
                 # Seats, cards, rows: a few of a kind say what the kind does.
                 per_role[line.role] = per_role.get(line.role, 0) + 1
@@ -169,7 +179,7 @@ class Explorer:
             if await keyboard_listeners(driver):
                 found += [Try("key", f"Pressing {key} changes the page", CaseStep(
                     action="press", target="the page", data=key), f"press {key}") for key in KEYS]
-        order = {"select": 0, "toggle": 1, "page_action": 2, "view": 3, "key": 4}
+        order = {"select": 0, "toggle": 1, "reorder": 1, "page_action": 2, "view": 3, "key": 4}
         return sorted(found, key=lambda t: order.get(t.kind, 5))
 
     async def _tries_of(self, driver: PageDriver, line: SnapshotLine, state: State) -> list[Try]:
@@ -182,6 +192,8 @@ class Explorer:
             return []
         try:
             locator = await synthesize(driver.race, line.ref)
+            if await driver.count(locator) != 1:
+                return []  # a locator that names more than this element would act on another in the exported test
             facts = await driver.evaluate_on(locator, FACTS_JS, timeout_ms=1500)
         except (RaceError, BrowserError):
             return []

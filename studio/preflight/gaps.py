@@ -96,7 +96,7 @@ def behaviour_gaps(catalog: PageCatalog, behaviours: list[Behaviour]) -> list[Co
         gaps.append(CoverageGap(gap_type="validation", suggestion=(
             f"On {name}, add entries that are empty, only spaces, very long, or full of special characters and "
             "markup: each must be refused or kept exactly as typed, shown escaped.")))
-    changes = [n for k in ("toggle", "edit", "remove", "page_action") for n in kinds.get(k, [])]
+    changes = [n for k in ("toggle", "edit", "remove", "page_action", "reorder") for n in kinds.get(k, [])]
     if changes:
         gaps.append(CoverageGap(gap_type="state_transitions", suggestion=(
             f"On {name}, check every state change ({'; '.join(changes[:4])}): counters and lists follow at once, "

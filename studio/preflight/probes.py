@@ -21,6 +21,7 @@ from studio.models.context import Finding, KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.outcomes import CountOutcome, PageErrorsOutcome, VisibleOutcome
 from studio.models.testcase import CaseStep
+from studio.preflight.chance import draws, drew, unpositioned
 from studio.preflight.entry_trials import SAMPLES, try_entry
 from studio.preflight.explorer import CONTROLS_JS, PAGE_CONTROLS_JS, Explorer
 from studio.preflight.findings import report_finding
@@ -117,8 +118,13 @@ class Prober:
         role = _last_role(step)
         with observer.page_errors() as errors:
             before = await observer.before(step.locator, role)
+            chance = await draws(driver)
             await perform(self.box, driver, step, self.url)
             outcomes = await observer.after(before, step.action, step.locator, role, step.data, errors)
+            if drew(step.action, chance, await draws(driver)):
+                outcomes = unpositioned(outcomes)
+            if step.action == "drag":  # what the page said about the move ("Moved … to position 2")
+                outcomes[-1:-1] = await observer.messages()
         if errors:
             report_finding(self.run, self.page_error(errors[0], [_said(step), *errors[:3]]))
         told = [o.why for o in outcomes if o.kind not in ("page_errors", "skipped") and o.why]
@@ -130,7 +136,10 @@ class Prober:
         behaviour = Behaviour(kind=kind, name=name, page=self.catalog.path, setup=setup, steps=steps,
                               summary=summary or "Nothing visible changed.")
         if behaviour.asserted == 0 and kind != "blank_refused":
-            self.run.note(f"{self.catalog.path}: {name} — nothing visible changed, so no case is written for it.")
+            chance = any(o.kind == "skipped" and "chance" in o.why for step in steps for o in step.outcomes)
+            self.run.note(f"{self.catalog.path}: {name} — " + (
+                "it changed the page, but what it showed depends on chance (the page drew random numbers during "
+                "it)" if chance else "nothing visible changed") + ", so no case is written for it.")
             return None
         if len(self.box.blocked) > self.stopped_before and not self.box.allow_writes:
             # What the page showed is the sandbox stopping a write, not what the app does.

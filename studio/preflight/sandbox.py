@@ -18,6 +18,7 @@ from urllib.parse import urljoin
 
 from studio.browser.contexts import ContextOptions, WriteGuard
 from studio.models.testcase import CaseStep
+from studio.preflight.chance import CHANCE_JS
 from studio.race.driver import PageDriver
 from studio.race.recorder import RequestWatch
 from studio.runtime.live import LivePage
@@ -68,7 +69,8 @@ class Sandbox:
         if not self._entered:
             raise RuntimeError("The sandbox is used outside its `async with`.")
         options = ContextOptions(viewport=self._viewport, cookies=self._cookies, default_timeout_ms=STEP_TIMEOUT_MS,
-                                 navigation_timeout_ms=NAVIGATION_TIMEOUT_MS, writes=self.guard)
+                                 navigation_timeout_ms=NAVIGATION_TIMEOUT_MS, writes=self.guard,
+                                 init_scripts=(CHANCE_JS,))
         driver = self._driver = await self.live.open_beside(options)
         self._requests = driver.requests().__enter__()
         await driver.navigate(url, wait_until="load", timeout_ms=NAVIGATION_TIMEOUT_MS)
@@ -115,6 +117,9 @@ async def perform(box: Sandbox, driver: PageDriver, step: CaseStep, base_url: st
         await driver.must(action, target, value=data, timeout_ms=STEP_TIMEOUT_MS)
     elif action == "press":
         await driver.must("press", target, key=data, timeout_ms=STEP_TIMEOUT_MS)
+    elif action == "drag" and step.drop is not None:
+        drop = await driver.ref_of(step.drop, timeout_ms=STEP_TIMEOUT_MS, state="visible")
+        await driver.must("drag", target, value=drop, timeout_ms=STEP_TIMEOUT_MS)
     else:
         raise ValueError(f"A sandbox cannot do '{action}' steps.")
     await box.settle(driver)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from playwright.async_api import Error as PlaywrightError
 
-from studio.models.race import ActionName, ActionOutcome, Observation
+from studio.models.race import DRAG_STEPS, ActionName, ActionOutcome, Observation
 from studio.race.errors import RaceError, context_closed, navigated_before_done, page_unresponsive
 from studio.race.page import RacePage
 from studio.race.rebind import Rebinder, ReResolved, path_selector
@@ -308,10 +308,10 @@ class ActionRunner:
             await self._set_checked(ref, action == "check", x, y)
         elif action == "drag":
             assert look.drop is not None
+            # As Playwright's drag_to(steps=DRAG_STEPS) does, which is what the exported test calls.
             await page.mouse.move(x, y)
             await page.mouse.down()
-            await page.mouse.move(x + 1, y + 1)  # the first move starts the drag, as a hand would
-            await page.mouse.move(look.drop["x"], look.drop["y"], steps=5)
+            await page.mouse.move(look.drop["x"], look.drop["y"], steps=DRAG_STEPS)
             await page.mouse.up()
         elif action == "select":
             result = (await self.race.world.with_ref("selectOption", ref, value))["value"]

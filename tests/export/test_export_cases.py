@@ -145,3 +145,29 @@ def test_going_back_is_exported_with_what_the_page_showed_then():
     assert "    page.go_back()\n\n    page.reload()\n    expect(\n        page.get_by_role(\"heading\"" in python
     assert "  await page.goBack();\n\n  await page.reload();\n  await expect(" in typescript
     compile(python, "exported.py", "exec")
+
+
+def test_a_case_opens_its_page_under_a_base_that_is_a_folder_a_prefix_or_a_named_page():
+    def opened(base: str, url: str | None) -> str:
+        case = TestCase(id="tc-open", title="Open", steps=[CaseStep(action="navigate", url=url, target="the page")])
+        return case_steps(case, base)[0].url
+
+    assert opened("http://h/examples/01_basic_usage.html", "/examples/01_basic_usage.html") == \
+        "http://h/examples/01_basic_usage.html"  # the page's own pathname, under a named page's folder
+    assert opened("http://h/examples/01_basic_usage.html", None) == "http://h/examples/01_basic_usage.html"
+    assert opened("http://h/app/", "/app/items") == "http://h/app/items"
+    assert opened("http://h/app/", "/items") == "http://h/app/items"  # relative to the app's prefix
+    assert opened("http://h/app", "items") == "http://h/app/items"
+    assert opened(H, "/") == H
+
+
+def test_a_drag_step_drags_onto_its_drop_in_the_moves_the_preflight_made():
+    item = LocatorSpec(strategy="text", steps=[LocatorStep(kind="text", value="Write the report", exact=True)])
+    onto = LocatorSpec(strategy="text", steps=[LocatorStep(kind="text", value="Review pull requests", exact=True)])
+    case = TestCase(id="tc-drag", title="Reorder", steps=[
+        CaseStep(action="navigate", url="/", target="the list"),
+        CaseStep(action="drag", target="'Write the report'", locator=item, drop=onto, outcomes=[
+            VisibleOutcome(locator=item, why="The item is still listed.")])])
+    python, typescript = (prose(render_test(case_steps(case, H), lang)) for lang in ("python", "typescript"))
+    assert 'drag_to( page.get_by_text("Review pull requests", exact=True), steps=5 )' in python  # wrapped
+    assert "dragTo(" in typescript and "{ steps: 5 }" in typescript

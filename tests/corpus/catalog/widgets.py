@@ -141,9 +141,12 @@ PRIORITIES = CorpusApp(
     faults=(
         Fault("order_not_saved", "the new order is not saved: the old order is back after a reload",
               (Patch(SORTABLE_JS, "store && store.set && store.set(this);", "void store;"),), data_loss=True),
+        # _onMove's false cancels the move (undefined lets it through: an earlier `return;` planted nothing).
         Fault("drop_noop", "dragging an item never moves it",
-              (_returns_at_once(SORTABLE_JS, "function _onMove(fromEl, toEl, dragEl, dragRect, targetEl, targetRect, "
-                                             "originalEvent, willInsertAfter) {"),)),
+              (Patch(SORTABLE_JS, "function _onMove(fromEl, toEl, dragEl, dragRect, targetEl, targetRect, "
+                                  "originalEvent, willInsertAfter) {",
+                     "function _onMove(fromEl, toEl, dragEl, dragRect, targetEl, targetRect, originalEvent, "
+                     "willInsertAfter) { return false;"),)),
         Fault("update_event_missing", "the 'Moved ... from position ... to ...' line never appears",
               (Patch(SORTABLE_JS, "name: 'update',", "name: 'no-update',"),)),
     ),
