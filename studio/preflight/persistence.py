@@ -4,6 +4,7 @@ that checks that they stay — it fails today, and says so — never one that ta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from studio.models.behaviour import Behaviour
@@ -23,6 +24,12 @@ def said(step: CaseStep) -> str:
                                       else "") if part)
 
 
+def reload_tried(prober: Prober, kept: Callable[[Behaviour], bool]) -> bool:
+    """Whether this page's reload was tried already: a behaviour `kept` says so, or a data loss was reported."""
+    return any(kept(b) for b in prober.behaviours) or any(
+        f.kind == "data_lost_on_reload" and f.page_url == prober.url for f in prober.run.context.findings)
+
+
 async def try_persistence(prober: Prober, adds: list[CaseStep]) -> None:
     """Reload after adding: the items must still be there. Items a reload loses are a suspected defect (users of
     a list expect what they added to stay): it is reported, and the case checks that they stay — it fails today,
@@ -32,8 +39,7 @@ async def try_persistence(prober: Prober, adds: list[CaseStep]) -> None:
     typed = [step.data.strip() for step in adds if step.action == "fill" and step.data and step.data.strip()]
     if not typed:
         return
-    if any(b.kind == "persist" for b in prober.behaviours) or any(
-            f.kind == "data_lost_on_reload" and f.page_url == prober.url for f in prober.run.context.findings):
+    if reload_tried(prober, lambda b: b.kind == "persist"):
         return  # once per page
     ready = await prober.attempt(adds, name)
     if ready is None:

@@ -18,7 +18,7 @@ from studio.models.context import Finding
 from studio.models.outcomes import TextsOutcome
 from studio.models.testcase import CaseStep
 from studio.preflight.findings import report_finding
-from studio.preflight.persistence import said
+from studio.preflight.persistence import reload_tried, said
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.race.locators import synthesize
@@ -77,8 +77,7 @@ async def try_order_kept(prober: Prober, reached: list[CaseStep], order: TextsOu
     """Reload after the drag: the list must keep its new order. An order a reload forgets is a suspected defect
     (users who sorted a list expect it to stay sorted): reported, and its case checks the order stays. Once per
     page."""
-    if any(b.name == KEPT for b in prober.behaviours) or any(
-            f.kind == "data_lost_on_reload" and f.page_url == prober.url for f in prober.run.context.findings):
+    if reload_tried(prober, lambda b: b.name == KEPT):
         return
     ready = await prober.attempt(reached, KEPT)
     if ready is None:
