@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+from studio.export.expectations import expectation_checks
+from studio.export.statements import Note
 from studio.models.context import SKIPPED
 from studio.models.testcase import Grounding, TestCase, TestSuite
 from studio.playground import templates
@@ -22,6 +24,16 @@ from studio.preflight.findings import link_case
 GAP_ORDER = ("validation", "permissions", "state_transitions", "concurrency", "search_filter_sort_pagination",
              "error_states", "file_upload")
 NICE_TO_HAVE = ("happy_path",)
+FORM_TRIED = {"refused", "save", "blank_refused"}  # behaviours the preflight saw from sending a form
+
+
+def checks_anything(draft: Draft) -> bool:
+    """Whether the exported test of `draft` would assert something: an observed outcome, an expect step, or an
+    expected result naming a text (in quotes) or a page path."""
+    if any(step.outcomes or step.action.startswith("expect_") for step in draft.steps):
+        return True
+    said = [step.expected for step in draft.steps] + list(draft.expected_results)
+    return any(not isinstance(check, Note) for text in said for check in expectation_checks(text, []))
 
 
 def area_paths(main: MainJob, area: str | None = None) -> list[str]:
@@ -60,8 +72,18 @@ def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Dra
         "file_upload": templates.file_upload(page, login),
         "happy_path": templates.happy_path(catalogs, page, login),
     }
+    seen = behaviours_of(main.job.state, path)
+    if {b.kind for b in seen} & FORM_TRIED:
+        # The preflight sent the page's form and wrote cases from what it showed: a template for the same form that
+        # would check nothing (no text to see, no path; a server error that a form sending nothing never meets)
+        # adds a skipped test, not a check.
+        for kind in ("validation", "error_states"):
+            empty = [d for d in made[kind] if not checks_anything(d)]
+            made[kind] = [d for d in made[kind] if d not in empty]
+            main.skipped += [f"'{d.title}' was not written: it would check nothing the page showed, and the cases "
+                             "written from sending the form check what it did." for d in empty]
     # What the preflight saw the page do comes first in its category: it is the most grounded.
-    for draft in reversed(behaviour_drafts(behaviours_of(main.job.state, path), page, login)):
+    for draft in reversed(behaviour_drafts(seen, page, login)):
         made.setdefault(draft.gap_type, []).insert(0, draft)
         if draft.gap_type != "happy_path":
             wanted.add(draft.gap_type)
@@ -119,7 +141,7 @@ async def store_cases(main: MainJob, cases: list[TestCase], done: int = 0, total
         where = f" in {suite_phrase(suite)}" if suite is not None else ""
         main.item(f"case {case.id}", index, total, "created", f"Created '{case.title}'{where}")
     for sentence in main.skipped:
-        main.item("duplicate", 0, total, "skipped", sentence)
+        main.item("duplicate" if "duplicates" in sentence else "not written", 0, total, "skipped", sentence)
     return stored
 
 

@@ -1,4 +1,4 @@
-"""Steps that draw on chance: a page that calls Math.random or crypto.getRandomValues while a step runs (a game's
+"""Steps that draw on chance: a page that calls Math.random or crypto's random functions while a step runs (a game's
 new tile, a shuffled deck) shows something different every time, so the step's whole-picture checks (every item,
 in order) would make a case that fails by chance. Those checks are left out, with why; checks of what the step
 itself added or removed (an item with the text typed) stay, since a random id never changes what a user sees.
@@ -20,6 +20,10 @@ CHANCE_JS = """(() => {
   if (window.crypto && crypto.getRandomValues) {
     const values = crypto.getRandomValues.bind(crypto);
     crypto.getRandomValues = (array) => { draws += 1; return values(array); };
+  }
+  if (window.crypto && crypto.randomUUID) {
+    const uuid = crypto.randomUUID.bind(crypto);
+    crypto.randomUUID = () => { draws += 1; return uuid(); };
   }
   Object.defineProperty(window, '__preflightChance', { value: () => draws });
 })();"""

@@ -123,7 +123,10 @@ class Explorer:
 
     async def repeats(self, state: State, attempt: Try, done: list[CaseStep]) -> bool:
         """Whether the try does the same again from a fresh browser (a game's random tile, a shuffled deck do not):
-        a behaviour that differs from one try to the next would make a case that fails by chance, so it is dropped."""
+        a behaviour that differs from one try to the next would make a case that fails by chance, so it is dropped.
+        A page that never drew a random number (chance.py counts them) does the same again: not tried twice."""
+        if not self.prober.drew_on_chance:
+            return True
         ready = await self.prober.attempt(state.setup, f"{attempt.name} (again)")
         if ready is None:
             return True  # out of budget: kept as seen once
@@ -159,6 +162,7 @@ class Explorer:
             return []
         found: list[Try] = []
         per_role: dict[str, int] = {}
+        named: set[tuple[str, str]] = set()  # controls of one role and name: the first stands for the rest
         for index, line in enumerate(lines):
             if len(found) >= MAX_TRIES_PER_STATE * 2:
                 break
@@ -173,6 +177,10 @@ class Explorer:
                 per_role[line.role] = per_role.get(line.role, 0) + 1
                 if per_role[line.role] > SAME_KIND:
                     continue
+            if line.name and (line.role, line.name) in named:
+                continue  # "Copy path to clipboard" on every row of a list: one says what they do
+            if line.name:
+                named.add((line.role, line.name))
             found += await self._tries_of(driver, line, state)
         if not self.listened_keys and state.depth == 0:
             self.listened_keys = True

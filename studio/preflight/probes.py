@@ -85,6 +85,7 @@ class Prober:
         self.url = run.url(catalog.path)
         self.behaviours: list[Behaviour] = []
         self.out_of_budget = False
+        self.drew_on_chance = False  # the page drew random numbers (while loading or during a step) at some point
         self.stopped_before = 0  # the sandbox's stopped writes when the current try began
 
     # -- one try ----------------------------------------------------------------------------------
@@ -121,7 +122,9 @@ class Prober:
             chance = await draws(driver)
             await perform(self.box, driver, step, self.url)
             outcomes = await observer.after(before, step.action, step.locator, role, step.data, errors)
-            if drew(step.action, chance, await draws(driver)):
+            after = await draws(driver)
+            self.drew_on_chance = self.drew_on_chance or chance > 0 or after > 0
+            if drew(step.action, chance, after):
                 outcomes = unpositioned(outcomes)
             if step.action == "drag":  # what the page said about the move ("Moved … to position 2")
                 outcomes[-1:-1] = await observer.messages()
