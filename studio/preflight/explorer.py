@@ -14,6 +14,7 @@ Generic by construction: what is tried comes from the snapshot's roles, names an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 from typing import TYPE_CHECKING
 
 from studio.browser.errors import BrowserError
@@ -111,8 +112,11 @@ class Explorer:
                     break
                 self.tried.add(attempt.key)
                 done = await self.prober.try_one(state.setup, attempt.kind, attempt.name, [attempt.step])
+                moved_to = self.prober.moved_to
                 if not done or not await self.repeats(state, attempt, done):
                     continue
+                if moved_to is not None:
+                    self._says_where(attempt, moved_to)
                 reached = [*state.setup, *plain(done)]
                 if self._added_items(done):
                     await self.prober.try_persistence(reached)
@@ -144,6 +148,16 @@ class Explorer:
         self.prober.run.note(f"{self.catalog.path}: {attempt.name} — it did something different when tried again "
                              "(chance plays a part), so no case is written for it.")
         return False
+
+    def _says_where(self, attempt: Try, moved_to: str) -> None:
+        """The try moved the page to another address in place (a client-side route, a slide's #/1): its case
+        checks the address too, so an app whose address stops following (a reload then loses the place) fails."""
+        parts = urlsplit(moved_to)
+        local = parts.path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+        where = CaseStep(action="expect_url", target="the address", url=local)
+        behaviour = next((b for b in reversed(self.prober.behaviours) if b.name == attempt.name), None)
+        if behaviour is not None and not any(step.action == "expect_url" for step in behaviour.steps):
+            behaviour.steps.append(where)
 
     @staticmethod
     def _added_items(done: list[CaseStep]) -> bool:

@@ -21,7 +21,7 @@ from studio.models.context import Finding, KeyPage
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.outcomes import CountOutcome, PageErrorsOutcome, VisibleOutcome
 from studio.models.testcase import CaseStep
-from studio.preflight.chance import draws, drew, unpositioned
+from studio.preflight.chance import RELOADS, draws, drew, unpositioned
 from studio.preflight.entry_trials import SAMPLES, try_entry
 from studio.preflight.explorer import CONTROLS_JS, PAGE_CONTROLS_JS, Explorer
 from studio.preflight.findings import report_finding
@@ -86,6 +86,7 @@ class Prober:
         self.behaviours: list[Behaviour] = []
         self.out_of_budget = False
         self.drew_on_chance = False  # the page drew random numbers (while loading or during a step) at some point
+        self.moved_to: str | None = None  # the address the last step moved the page to in place (a route, #/2)
         self.stopped_before = 0  # the sandbox's stopped writes when the current try began
 
     # -- one try ----------------------------------------------------------------------------------
@@ -119,8 +120,9 @@ class Prober:
         role = _last_role(step)
         with observer.page_errors() as errors:
             before = await observer.before(step.locator, role)
-            chance = await draws(driver)
+            chance, address = await draws(driver), driver.url
             await perform(self.box, driver, step, self.url)
+            self.moved_to = driver.url if driver.url != address and step.action not in RELOADS else None
             outcomes = await observer.after(before, step.action, step.locator, role, step.data, errors)
             after = await draws(driver)
             self.drew_on_chance = self.drew_on_chance or chance > 0 or after > 0

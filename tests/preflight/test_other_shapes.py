@@ -197,3 +197,39 @@ async def test_a_deep_links_folder_that_answers_404_is_not_the_apps_root(harness
         assert job.context.resolved_base_url == app.base_url + "/"
         assert await harness.session.page.title() != "Error response"
         assert any(p.url == "/items/new" for p in job.context.candidate_entry_points)
+
+
+DECK = """<!doctype html><title>Deck</title><h1>Deck</h1>
+<section id="slides"><p class="slide">Welcome</p><p class="slide" hidden>Agenda</p><p class="slide" hidden>Questions</p></section>
+<button id="next">Next slide</button>
+<script>
+  const slides = [...document.querySelectorAll('.slide')];
+  const show = (i) => { slides.forEach((s, n) => { s.hidden = n !== i; }); };
+  const at = () => Math.max(0, Math.min(slides.length - 1, Number((location.hash.match(/^#\\/(\\d+)$/) || [0, 0])[1])));
+  show(at());
+  document.getElementById('next').addEventListener('click', () => {
+    const next = Math.min(at() + 1, slides.length - 1);
+    history.replaceState(null, '', '#/' + next);  // the address follows the slide, so a reload stays on it
+    show(next);
+  });
+</script>"""
+
+
+async def test_a_control_that_moves_the_address_in_place_has_its_case_check_the_address(harness):
+    """A step that changes the address without leaving the page (a slide's #/1, a client-side route): its case
+    checks the address too, so a build whose address stops following (a reload then loses the place) fails it."""
+    from aiohttp import web
+
+    from studio.preflight.discovery import behaviours_of
+    from tests.app_thread import AppThread
+
+    async def deck(_request):
+        return web.Response(text=DECK, content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/", deck)
+    with AppThread(app) as served:
+        job = await harness.preflight.start(served.urls[0] + "/", request="")
+    assert job.status == "completed", job.message
+    [moved] = [b for b in behaviours_of(job.state, "/") if "Next slide" in b.name]
+    assert [step.url for step in moved.steps if step.action == "expect_url"] == ["/#/1"]
