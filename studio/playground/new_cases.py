@@ -25,6 +25,9 @@ GAP_ORDER = ("validation", "permissions", "state_transitions", "concurrency", "s
              "error_states", "file_upload")
 NICE_TO_HAVE = ("happy_path",)
 FORM_TRIED = {"refused", "save", "blank_refused"}  # behaviours the preflight saw from sending a form
+# The template categories whose cases the preflight's own tries write, with the behaviours that say it tried.
+WRITTEN_FROM_TRIES = {"validation": FORM_TRIED, "error_states": FORM_TRIED,
+                      "search_filter_sort_pagination": {"search", "view", "route"}}
 
 
 def checks_anything(draft: Draft) -> bool:
@@ -73,15 +76,17 @@ def drafts_for(main: MainJob, path: str, include_gated: bool = True) -> list[Dra
         "happy_path": templates.happy_path(catalogs, page, login),
     }
     seen = behaviours_of(main.job.state, path)
-    if {b.kind for b in seen} & FORM_TRIED:
-        # The preflight sent the page's form and wrote cases from what it showed: a template for the same form that
-        # would check nothing (no text to see, no path; a server error that a form sending nothing never meets)
-        # adds a skipped test, not a check.
-        for kind in ("validation", "error_states"):
-            empty = [d for d in made[kind] if not checks_anything(d)]
-            made[kind] = [d for d in made[kind] if d not in empty]
-            main.skipped += [f"'{d.title}' was not written: it would check nothing the page showed, and the cases "
-                             "written from sending the form check what it did." for d in empty]
+    tried = {b.kind for b in seen}
+    for kind, by in WRITTEN_FROM_TRIES.items():
+        if not tried & by:
+            continue
+        # The preflight tried the page's form (its search) and wrote cases from what it showed: a template for the
+        # same that would check nothing (no text to see, no path; a server error that a form sending nothing never
+        # meets) adds a skipped test, not a check.
+        empty = [d for d in made[kind] if not checks_anything(d)]
+        made[kind] = [d for d in made[kind] if d not in empty]
+        main.skipped += [f"'{d.title}' was not written: it would check nothing the page showed, and the cases "
+                         "written from what the preflight tried there check what it did." for d in empty]
     # What the preflight saw the page do comes first in its category: it is the most grounded.
     for draft in reversed(behaviour_drafts(seen, page, login)):
         made.setdefault(draft.gap_type, []).insert(0, draft)
