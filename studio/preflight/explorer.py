@@ -113,6 +113,8 @@ class Explorer:
                 self.tried.add(attempt.key)
                 done = await self.prober.try_one(state.setup, attempt.kind, attempt.name, [attempt.step])
                 moved_to = self.prober.moved_to
+                if done and moved_to is None and attempt.kind == "key":
+                    moved_to = await self.prober.moved_later()  # a deck writes its #/1 a moment after the key
                 if not done or not await self.repeats(state, attempt, done):
                     continue
                 if moved_to is not None:

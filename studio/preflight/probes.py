@@ -11,7 +11,9 @@ the controls inside them, client-side route links, buttons), never from names an
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from dataclasses import dataclass
 
 from studio.browser.errors import BrowserError
@@ -87,6 +89,7 @@ class Prober:
         self.out_of_budget = False
         self.drew_on_chance = False  # the page drew random numbers (while loading or during a step) at some point
         self.moved_to: str | None = None  # the address the last step moved the page to in place (a route, #/2)
+        self.last_step: tuple[PageDriver, str] | None = None  # the page of the last step, and its address before it
         self.stopped_before = 0  # the sandbox's stopped writes when the current try began
 
     # -- one try ----------------------------------------------------------------------------------
@@ -123,6 +126,7 @@ class Prober:
             chance, address = await draws(driver), driver.url
             await perform(self.box, driver, step, self.url)
             self.moved_to = driver.url if driver.url != address and step.action not in RELOADS else None
+            self.last_step = (driver, address)
             outcomes = await observer.after(before, step.action, step.locator, role, step.data, errors)
             after = await draws(driver)
             self.drew_on_chance = self.drew_on_chance or chance > 0 or after > 0
@@ -134,6 +138,22 @@ class Prober:
             report_finding(self.run, self.page_error(errors[0], [_said(step), *errors[:3]]))
         told = [o.why for o in outcomes if o.kind not in ("page_errors", "skipped") and o.why]
         return step.model_copy(update={"outcomes": outcomes, "expected": " ".join(told[:3])})
+
+    async def moved_later(self, within_s: float = 1.2) -> str | None:
+        """The address the last step's page moved to in place a moment after the step (an app that debounces its
+        address, as a slide deck does), else None; the page stays open until the next try."""
+        if self.last_step is None:
+            return None
+        driver, address = self.last_step
+        deadline = time.monotonic() + within_s
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.15)
+            try:
+                if driver.url != address:
+                    return driver.url
+            except (BrowserError, RaceError):
+                return None
+        return None
 
     def keep(self, kind: BehaviourKind, name: str, setup: list[CaseStep], steps: list[CaseStep]) -> Behaviour | None:
         summary = "; ".join(o.why for step in steps for o in step.outcomes
