@@ -85,6 +85,11 @@ class State:
     known: set[str] = field(default_factory=set)  # the tries of the state it came from (not tried again)
 
 
+def _seen(step: CaseStep) -> list[dict]:
+    """What a try's step showed, as the checks its case would make."""
+    return [o.model_dump(mode="json") for o in step.outcomes if o.kind not in ("page_errors", "skipped")]
+
+
 def _same_document_link(href: str | None) -> bool:
     return bool(href) and str(href).startswith("#") and len(str(href)) > 1
 
@@ -130,26 +135,30 @@ class Explorer:
     async def repeats(self, state: State, attempt: Try, done: list[CaseStep]) -> bool:
         """Whether the try does the same again from a fresh browser (a game's random tile, a shuffled deck do not):
         a behaviour that differs from one try to the next would make a case that fails by chance, so it is dropped.
+        When the second try differs, a third decides: an app that fails now and then on load (Grid.js shows "An
+        error happened while fetching the data" on about one load in twelve) keeps what it does the other times.
         A page that never drew a random number (chance.py counts them) does the same again: not tried twice."""
         if not self.prober.drew_on_chance:
             return True
-        ready = await self.prober.attempt(state.setup, f"{attempt.name} (again)")
+        first = _seen(done[-1])
+        for attempt_number in (2, 3):
+            again = await self._again(state, attempt, attempt_number)
+            if again is None or again == first:
+                return True  # out of budget or not doable: kept as seen once; or the same again
+        self.prober.behaviours = [b for b in self.prober.behaviours if b.name != attempt.name]
+        self.prober.run.note(f"{self.catalog.path}: {attempt.name} — it did something different each time it was "
+                             "tried again (chance plays a part), so no case is written for it.")
+        return False
+
+    async def _again(self, state: State, attempt: Try, number: int) -> list[dict] | None:
+        ready = await self.prober.attempt(state.setup, f"{attempt.name} (try {number})")
         if ready is None:
-            return True  # out of budget: kept as seen once
+            return None
         driver, observer = ready
         try:
-            again = await self.prober.act(driver, observer, attempt.step)
+            return _seen(await self.prober.act(driver, observer, attempt.step))
         except (RaceError, BrowserError):
-            return True
-        def seen(step: CaseStep) -> list[dict]:
-            return [o.model_dump(mode="json") for o in step.outcomes if o.kind not in ("page_errors", "skipped")]
-
-        if seen(done[-1]) == seen(again):
-            return True
-        self.prober.behaviours = [b for b in self.prober.behaviours if b.name != attempt.name]
-        self.prober.run.note(f"{self.catalog.path}: {attempt.name} — it did something different when tried again "
-                             "(chance plays a part), so no case is written for it.")
-        return False
+            return None
 
     def _says_where(self, attempt: Try, moved_to: str) -> None:
         """The try moved the page to another address in place (a client-side route, a slide's #/1): its case
