@@ -117,6 +117,11 @@ def parse_action_file(text: str) -> ActionBatch:
     except json.JSONDecodeError as error:
         raise ActionFileError(f"action.json is not valid JSON: {error.msg} at line {error.lineno}, column "
                               f"{error.colno}.") from None
+    except RecursionError:
+        raise ActionFileError("action.json is nested too deeply to read: an action batch is "
+                              "{\"actions\": [{\"action\": \"click\", ...}]}, two levels deep.") from None
+    except ValueError as error:  # Python's own limits, e.g. a number of more than 4300 digits
+        raise ActionFileError(f"action.json cannot be read: {error}.") from None
     single = isinstance(data, dict) and "actions" not in data and "action" in data
     if isinstance(data, list):
         data = {"actions": data}
