@@ -47,7 +47,14 @@ def _pilot(args: argparse.Namespace) -> int:
         print("error: --max-steps must be at least 1.", file=sys.stderr)
         return 2
     endpoint = browser_endpoint(args)
-    options = PilotOptions(goal=args.goal, max_steps=args.max_steps,
+    try:
+        origins = [normalize_url(origin) for origin in args.allow_origin]
+    except ValueError as error:
+        print(f"error: --allow-origin: {error}.", file=sys.stderr)
+        return 2
+    options = PilotOptions(goal=args.goal, max_steps=args.max_steps, origins=origins,
+                           allow_file_urls=args.allow_file_urls,
+                           upload_dir=str(args.upload_dir.resolve()) if args.upload_dir else None,
                            screenshot="base64" if args.screenshot == "base64" else "path")
 
     def tell(event: PilotEvent) -> None:
@@ -101,5 +108,11 @@ def register(commands: argparse._SubParsersAction) -> None:
                        help="stop after this many executed actions (default 50)")
     pilot.add_argument("--screenshot", choices=("path", "base64"), default="path",
                        help="observation.json names the screenshot file (default) or carries it in base64")
+    pilot.add_argument("--upload-dir", type=Path, metavar="DIR",
+                       help="the folder upload actions take files from (default: the session folder's uploads/); "
+                            "no other file on this machine is ever sent")
+    pilot.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                       help="another origin the AI may open and type on (repeatable); by default only the start "
+                            "page's, so a page the AI reads cannot send it, or what it types, elsewhere")
     add_browser_options(pilot)
     pilot.set_defaults(handler=_pilot)

@@ -19,6 +19,7 @@ from urllib.parse import urljoin
 
 from pydantic import BaseModel, Field
 
+from studio.browser.urls import normalize_url
 from studio.models.race import ActionName
 from studio.models.race import Observation as Fact
 from studio.pilot.actions import PilotAction
@@ -95,8 +96,11 @@ class PilotExecutor:
 
     The driver is the pilot's own: its acknowledged retry waits up to `timeout_ms` for what can clear."""
 
-    def __init__(self, driver: PageDriver, screenshots_dir: Path, timeout_ms: float = ACT_TIMEOUT_MS) -> None:
+    def __init__(self, driver: PageDriver, screenshots_dir: Path, timeout_ms: float = ACT_TIMEOUT_MS,
+                 allow_files: bool = False, uploads_dir: Path | None = None) -> None:
         self.driver, self.screenshots_dir, self.timeout_ms = driver, screenshots_dir, timeout_ms
+        self.allow_files = allow_files
+        self.uploads_dir = uploads_dir or screenshots_dir.parent / "uploads"
         driver.runner.timeout_ms = timeout_ms
         self._last: tuple | None = None
         self._repeats = 0
@@ -140,10 +144,39 @@ class PilotExecutor:
         outcome.durationMs = round((time.monotonic() - started) * 1000)
         return outcome
 
+    def _uploadable(self, name: str) -> str:
+        """A file the AI may send: a regular file inside the uploads folder the tester chose (the session's
+        uploads/, or --upload-dir), named relative to it; never a path elsewhere, nor a link out of it."""
+        folder = self.uploads_dir.resolve()
+        path = (folder / name).resolve()
+        if not path.is_relative_to(folder):
+            raise ActionFailed(f"Refused to upload {name!r}: files are sent only from the uploads folder "
+                               f"({self.uploads_dir}); put the file there and name it relative to it.")
+        if not path.is_file():
+            raise ActionFailed(f"Refused to upload {name!r}: there is no such file in the uploads folder "
+                               f"({self.uploads_dir}).")
+        return str(path)
+
+    def _openable(self, url: str) -> str:
+        """`url` when the session may open it: the URL policy of every command (http and https; file: only when
+        allowed), on the session's origins (ActionFailed with the sentence otherwise)."""
+        shown = url if len(url) <= 120 else url[:117] + "..."
+        try:
+            url = normalize_url(url, allow_files=self.allow_files)
+        except ValueError as error:
+            raise ActionFailed(f"Refused to open {shown}: {error}.") from None
+        pin = self.driver.pin
+        if pin is not None and not pin.allows(url):
+            origin = pin.origin_of(url) or url
+            raise ActionFailed(f"Refused to open {shown}: {origin} is not one of this session's origins "
+                               f"({', '.join(sorted(pin.allowed_origins))}). If the AI should go there, start the "
+                               f"session again with --allow-origin {origin}.")
+        return url
+
     async def _route(self, action: PilotAction, selector: str | None) -> str | None:
         kind, value, driver = action.action, action.value or "", self.driver
         if kind == "navigate":
-            await driver.navigate(urljoin(driver.url, action.url or value), wait_until="load",
+            await driver.navigate(self._openable(urljoin(driver.url, action.url or value)), wait_until="load",
                                   timeout_ms=NAVIGATION_TIMEOUT_MS)
         elif kind == "wait":
             await self._wait(selector, action.duration)
@@ -166,8 +199,8 @@ class PilotExecutor:
         """An action on the element the selector names, through the driver's preflight (facts, acknowledged retry)."""
         name = DRIVER_ACTIONS[kind]
         if name == "upload":
-            outcome = await self.driver.upload(selector, [p.strip() for p in value.split(",") if p.strip()],
-                                               timeout_ms=self.timeout_ms)
+            files = [self._uploadable(p.strip()) for p in value.split(",") if p.strip()]
+            outcome = await self.driver.upload(selector, files, timeout_ms=self.timeout_ms)
         else:
             outcome = await self.driver.do(name, selector, value=value if name in ("fill", "select") else None,
                                            key=value if name == "press" else None, timeout_ms=self.timeout_ms)

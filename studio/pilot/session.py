@@ -23,7 +23,16 @@ from watchfiles import awatch
 from studio.browser.capture import PageTraffic
 from studio.pilot.actions import ActionBatch, ActionFileError, parse_action_file
 from studio.pilot.executor import ActionOutcome, PilotExecutor
-from studio.pilot.files import ACTION_FILE, REPORT_FILE, SESSION_FILE, SessionFolder, Status
+from studio.browser.origins import OriginPolicy
+from studio.pilot.files import (
+    ACTION_FILE,
+    REPORT_FILE,
+    SESSION_FILE,
+    ActionFileRefused,
+    SessionFolder,
+    Status,
+    read_action_text,
+)
 from studio.pilot.observer import PageLog, dom_state, new_errors, now_ms, performance, screenshot
 from studio.pilot.progress import ProgressTracker, progress_indicator
 from studio.race.driver import PageDriver
@@ -44,6 +53,11 @@ class PilotOptions(BaseModel):
 
     goal: str = ""
     max_steps: int = Field(default=50, ge=1, description="Actions executed (refused ones do not count).")
+    origins: list[str] = Field(default_factory=list, description=(
+        "Origins besides the start page's that the AI may open and type on (the tester's --allow-origin)."))
+    allow_file_urls: bool = Field(default=False, description="Whether navigate may open file: URLs.")
+    upload_dir: str | None = Field(default=None, description=(
+        "The only folder upload actions take files from (default: the session folder's uploads/)."))
     screenshot: Literal["path", "base64"] = "path"
 
 
@@ -81,7 +95,7 @@ async def _whole(path: Path, text: str) -> str:
     try:
         json.loads(text)
         return text
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not whole yet, or unreadable: parse_action_file says which
         pass
     deadline = time.monotonic() + 2.0
     while time.monotonic() < deadline:
@@ -89,7 +103,7 @@ async def _whole(path: Path, text: str) -> str:
         if age >= QUIET_S:
             break
         await asyncio.sleep(QUIET_S - age)
-    return path.read_text(encoding="utf-8", errors="replace")
+    return read_action_text(path)
 
 
 class PilotSession:
@@ -102,7 +116,14 @@ class PilotSession:
         self.options = options or PilotOptions()
         self.listener = listener
         self.files = SessionFolder(Path(sessions_dir))
-        self.executor = PilotExecutor(driver, self.files.path / "screenshots")
+        self.executor = PilotExecutor(driver, self.files.path / "screenshots", allow_files=self.options.allow_file_urls,
+                                      uploads_dir=Path(self.options.upload_dir) if self.options.upload_dir else None)
+        # The AI opens pages and types on the session's origins only (its start page's and the tester's
+        # --allow-origin): a page it reads may try to steer it elsewhere, and a password typed there would leave.
+        self._pin_before = driver.pin
+        pinned = [url for url in (driver.url, *self.options.origins) if OriginPolicy.origin_of(url)]
+        if driver.pin is None and pinned:
+            driver.pin = OriginPolicy(pinned)
         self.progress = ProgressTracker()
         self.status: Status = "WAITING_FOR_AI"
         self.step = 0
@@ -198,15 +219,21 @@ class PilotSession:
             self._wake.set()
 
     async def _consume(self) -> None:
-        taken = self.files.take_action_file()
+        try:
+            taken = self.files.take_action_file()
+        except ActionFileRefused as error:
+            self._emit("error", str(error))
+            await self._observe(error=str(error))
+            self._set_status("WAITING_FOR_AI")
+            return
         if taken is None:
             return
         text, kept = taken
         self._set_status("RUNNING")
-        text = await _whole(kept, text)
         try:
+            text = await _whole(kept, text)
             batch = parse_action_file(text)
-        except ActionFileError as error:
+        except (ActionFileError, ActionFileRefused) as error:
             self._emit("error", str(error))
             await self._observe(error=str(error))
             self._set_status("WAITING_FOR_AI")
@@ -310,6 +337,7 @@ class PilotSession:
             log.exception("the pilot session's listener failed on %s", kind)
 
     def _finish(self) -> None:
+        self.driver.pin = self._pin_before  # the live page's own typing rules again once the AI is done
         self.report = PilotReport(
             folder=str(self.folder), goal=self.options.goal, startUrl=self._start_url,
             finalUrl="" if self.driver.closed else self.driver.url, endReason=self._end_reason or "stopped",

@@ -146,3 +146,99 @@ async def test_failures_refusals_malformed_files_blocked_clicks_and_take_over(pa
     report = await asyncio.wait_for(running, 10)
     assert (report.endReason, report.actionsRefused) == ("stopped", 1)
     assert report.actionsFailed == 2 and (folder / "status").read_text().strip() == "DONE"
+
+
+async def test_a_linked_or_nested_action_file_is_one_error_and_the_session_goes_on(page, driver, demo, tmp_path):
+    """A link to /dev/zero as action.json was read until the machine ran out of memory; 100,000 levels of nesting
+    ended the session with a RecursionError. Each is now one sentence in the next observation."""
+    import os
+
+    await page.goto(demo.base_url + "/help")
+    session = PilotSession(driver, tmp_path, PilotOptions(goal="explore"))
+    folder = session.folder
+    running = asyncio.create_task(session.run())
+    await observation(folder, 1)
+    os.symlink("/dev/zero", folder / "action.json.tmp-link")
+    os.replace(folder / "action.json.tmp-link", folder / "action.json")  # appears whole, as the AI's would
+    linked = await observation(folder, 2)
+    assert linked["error"].startswith("action.json was a link, so it was not read")
+    nested = await act(folder, 3, "[" * 30_000 + "]" * 30_000)  # 60 KB, within the cap
+    assert nested["error"].startswith("action.json is nested too deeply to read")
+    done = await act(folder, 4, {"actions": [{"action": "scroll", "value": "100"}], "done": True})
+    assert done["lastBatch"]["outcomes"][0]["ok"] is True
+    report = await asyncio.wait_for(running, 30)
+    assert report is not None
+
+
+async def test_navigate_follows_the_url_policy_and_the_sessions_origins(page, driver, demo, tmp_path):
+    """`navigate` opened file:///etc/passwd and chrome://version, and the file's lines reached observation.json for
+    the AI to read; another origin was opened too. Each is now refused in one sentence, and nothing is read."""
+    await page.goto(demo.base_url + "/help")
+    session = PilotSession(driver, tmp_path, PilotOptions(goal="explore"))
+    folder = session.folder
+    running = asyncio.create_task(session.run())
+    await observation(folder, 1)
+    refused = await act(folder, 2, {"actions": [{"action": "navigate", "url": url} for url in (
+        "file:///etc/passwd", "chrome://version", "http://127.0.0.1:9/steal")], "stopOnError": False})
+    errors = [outcome["error"] for outcome in refused["lastBatch"]["outcomes"]]
+    assert errors[0].startswith("Refused to open file:///etc/passwd:") and "local file" in errors[0]
+    assert errors[1].startswith("Refused to open chrome://version:")
+    assert errors[2].startswith("Refused to open http://127.0.0.1:9/steal: http://127.0.0.1:9 is not one of this "
+                                "session's origins") and "--allow-origin http://127.0.0.1:9" in errors[2]
+    assert refused["currentUrl"].endswith("/help")
+    assert "root:" not in json.dumps(refused)
+    done = await act(folder, 3, {"actions": [{"action": "navigate", "url": "/products"}], "done": True})
+    assert done["lastBatch"]["outcomes"][0]["ok"] is True  # its own origin opens as before
+    await asyncio.wait_for(running, 30)
+    assert driver.pin is None  # the live page's own rules again once the session ended
+
+
+async def test_uploads_come_only_from_the_uploads_folder(page, driver, demo, tmp_path):
+    """`upload` sent any local file to the page (/etc/passwd, the answers file with a password). Files now come only
+    from the session's uploads/ (or --upload-dir), named relative to it; a link out of it is refused too."""
+    import os
+
+    await page.goto(demo.base_url + "/profile")
+    session = PilotSession(driver, tmp_path, PilotOptions(goal="explore"))
+    folder = session.folder
+    running = asyncio.create_task(session.run())
+    await observation(folder, 1)
+    (folder / "uploads" / "avatar.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    os.symlink("/etc/passwd", folder / "uploads" / "linked.png")
+    field = "[data-testid=avatar-input]"
+    tried = await act(folder, 2, {"actions": [{"action": "upload", "selector": field, "value": value} for value in (
+        "/etc/passwd", "../session.json", "linked.png", "avatar.png")], "stopOnError": False})
+    outcomes = tried["lastBatch"]["outcomes"]
+    assert [o["ok"] for o in outcomes] == [False, False, False, True], outcomes
+    assert all("files are sent only from the uploads folder" in o["error"] for o in outcomes[:3])
+    assert await page.evaluate("document.querySelector('#avatar').files[0].name") == "avatar.png"
+    await act(folder, 3, {"actions": [{"action": "scroll", "value": "10"}], "done": True})
+    await asyncio.wait_for(running, 30)
+
+
+async def test_nothing_is_typed_on_a_page_of_another_origin(page, driver, demo, tmp_path):
+    """A password the AI typed on a lookalike page of another origin was sent there; the pilot now follows the
+    typing rules of every command: text goes only to the session's origins."""
+    from tests.mcp.conftest import StaticPages
+
+    lookalike = await StaticPages().start()
+    try:
+        url = lookalike.url("/login", '<!doctype html><title>Sign in</title><form action="/steal">'
+                                      '<label>Password <input id="password" type="password"></label></form>')
+        await page.goto(demo.base_url + "/help")
+        session = PilotSession(driver, tmp_path, PilotOptions(goal="explore"))
+        folder = session.folder
+        running = asyncio.create_task(session.run())
+        await observation(folder, 1)
+        # The page the AI reads steers it: a link to the lookalike (a click may follow it; typing there may not).
+        await page.evaluate("(url) => { const a = document.createElement('a'); a.href = url; a.id = 'bait';"
+                            " a.textContent = 'Sign in again'; document.body.prepend(a); }", url)
+        typed = await act(folder, 2, {"actions": [{"action": "click", "selector": "#bait"},
+                                                  {"action": "type", "selector": "#password", "value": "s3cret"}]})
+        outcome = typed["lastBatch"]["outcomes"][1]
+        assert outcome["ok"] is False and lookalike.base_url.rstrip("/") in outcome["error"], outcome
+        assert await page.evaluate("document.querySelector('#password').value") == ""
+        await act(folder, 3, {"actions": [{"action": "scroll", "value": "10"}], "done": True})
+        await asyncio.wait_for(running, 30)
+    finally:
+        await lookalike.stop()
