@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from studio.yaml_bounds import YamlTooComplex, check_bounds
+
 SHAPE = 'an object such as {"credentials.email": "tester@example.com"} or a list of {"key": ..., "value": ...}'
 
 
@@ -45,7 +47,11 @@ def _parse(path: Path, text: str) -> object:
     ValueError, which the caller turns into sentences."""
     if path.suffix.lower() in (".yaml", ".yml"):
         try:
+            check_bounds(text)
             return yaml.safe_load(text)
+        except YamlTooComplex as error:
+            raise AnswersFileError(f"The answers file {path} cannot be used: {error} (line {error.line}, column "
+                                   f"{error.column}).") from None
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

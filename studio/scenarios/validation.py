@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from studio.scenarios.spec import ENDPOINTS, Scenario, references
+from studio.yaml_bounds import YamlTooComplex, check_bounds
 
 Position = tuple[int, int]  # line, column (1-based)
 BUILT_IN_NAMES = {"env"}  # ${env.NAME}: an environment variable
@@ -77,7 +78,12 @@ def check_scenario(path: Path) -> tuple[Scenario | None, list[Problem]]:
 def check_text(text: str, where: str) -> tuple[Scenario | None, list[Problem]]:
     """check_scenario for text not saved yet (an editor's); `where` names it in the problems."""
     try:
+        check_bounds(text)
         located = locate(text)
+    except YamlTooComplex as error:
+        return None, [Problem(where, error.line, error.column, str(error))]
+    except RecursionError:
+        return None, [Problem(where, 1, 1, "it is nested too deeply to read; a scenario is a few levels deep")]
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
