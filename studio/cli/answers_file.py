@@ -15,6 +15,7 @@ import yaml
 
 from studio.yaml_bounds import YamlTooComplex, check_bounds
 
+MAX_ANSWERS_BYTES = 64 * 1024
 SHAPE = 'an object such as {"credentials.email": "tester@example.com"} or a list of {"key": ..., "value": ...}'
 
 
@@ -25,7 +26,16 @@ class AnswersFileError(Exception):
 def load_answers(path: Path) -> dict[str, str]:
     """The answers in `path` by key (the last one wins for a repeated key); raises AnswersFileError."""
     try:
-        text = path.read_text(encoding="utf-8")
+        size = path.stat().st_size
+        if path.is_file() and size > MAX_ANSWERS_BYTES:
+            raise AnswersFileError(f"The answers file {path} is {size:,} bytes, over the {MAX_ANSWERS_BYTES // 1024} "
+                                   "KB an answers file may hold (a few answers are a few hundred bytes); it was not "
+                                   "read.")
+        with path.open("rb") as stream:  # never more than the cap, even from a file that grows meanwhile
+            text = stream.read(MAX_ANSWERS_BYTES + 1).decode("utf-8")
+        if len(text.encode("utf-8")) > MAX_ANSWERS_BYTES:
+            raise AnswersFileError(f"The answers file {path} grew over {MAX_ANSWERS_BYTES // 1024} KB while it was "
+                                   "read; it was not read.")
     except FileNotFoundError:
         raise AnswersFileError(f"The answers file {path} does not exist. Write the answers there first.") from None
     except IsADirectoryError:

@@ -47,3 +47,17 @@ def test_an_answers_file_bomb_is_one_sentence(tmp_path):
         assert "aliases" in str(error) and "line 6" in str(error)
     else:
         raise AssertionError("the bomb was accepted")
+
+
+def test_an_answers_file_over_64_kb_is_not_read(tmp_path):
+    """A 60 MB answers file was accepted; it is refused by its size before a byte is read."""
+    from studio.cli.answers_file import AnswersFileError, load_answers
+
+    path = tmp_path / "answers.json"
+    path.write_text('{"credentials.email": "' + "a" * (70 * 1024) + '"}')
+    try:
+        load_answers(path)
+    except AnswersFileError as error:
+        assert "over the 64 KB" in str(error)
+    else:
+        raise AssertionError("a 70 KB answers file was accepted")
