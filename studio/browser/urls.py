@@ -57,3 +57,9 @@ def path_of(url: str) -> str:
     """The path (with query) of a URL, as shown in summaries: 'http://h/a?b=1' -> '/a?b=1'."""
     parts = urlsplit(url)
     return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+
+
+def local_part(url: str) -> str:
+    """Path, query and fragment: everything the base URL does not decide ('http://h/a?b=1#/2' -> '/a?b=1#/2')."""
+    fragment = urlsplit(url).fragment
+    return path_of(url) + (f"#{fragment}" if fragment else "")

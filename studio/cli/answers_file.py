@@ -32,10 +32,11 @@ def load_answers(path: Path) -> dict[str, str]:
                                    "KB an answers file may hold (a few answers are a few hundred bytes); it was not "
                                    "read.")
         with path.open("rb") as stream:  # never more than the cap, even from a file that grows meanwhile
-            text = stream.read(MAX_ANSWERS_BYTES + 1).decode("utf-8")
-        if len(text.encode("utf-8")) > MAX_ANSWERS_BYTES:
+            raw = stream.read(MAX_ANSWERS_BYTES + 1)
+        if len(raw) > MAX_ANSWERS_BYTES:
             raise AnswersFileError(f"The answers file {path} grew over {MAX_ANSWERS_BYTES // 1024} KB while it was "
                                    "read; it was not read.")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise AnswersFileError(f"The answers file {path} does not exist. Write the answers there first.") from None
     except IsADirectoryError:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
-import re
-
-from studio.browser.urls import path_of
+from studio.browser.urls import local_part
 from studio.export.literals import regex_escape
 from studio.race.volatility import volatility
 
@@ -19,12 +18,6 @@ def origin_of(url: str) -> str | None:
     if parts.scheme in ("http", "https") and parts.netloc:
         return f"{parts.scheme}://{parts.netloc}"
     return None
-
-
-def local_part(url: str) -> str:
-    """Path, query and fragment: everything the base URL does not decide."""
-    fragment = urlsplit(url).fragment
-    return path_of(url) + (f"#{fragment}" if fragment else "")
 
 
 def relative_url(url: str, origin: str | None) -> str:

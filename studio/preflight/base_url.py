@@ -59,8 +59,9 @@ def _app_root(final_url: str, directly: bool = False) -> str:
     # A document the tester named (…/examples/basic_usage.html) is the app's page itself: its folder may hold
     # other apps' pages, or be a directory listing.
     parts = urlsplit(final_url)
-    if directly and (parts.path.endswith("/") or _is_document(parts.path)):
-        return urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query if _is_document(parts.path) else "", ""))
+    document = _is_document(parts.path)
+    if directly and (parts.path.endswith("/") or document):
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query if document else "", ""))
     segments = [s for s in parts.path.split("/") if s]
     prefix = "/" + "/".join(segments[:-1]) + "/" if len(segments) > 1 else "/"
     return urlunsplit((parts.scheme, parts.netloc, prefix, "", ""))

@@ -14,10 +14,10 @@ Generic by construction: what is tried comes from the snapshot's roles, names an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 from typing import TYPE_CHECKING
 
 from studio.browser.errors import BrowserError
+from studio.browser.urls import local_part
 from studio.models.behaviour import BehaviourKind
 from studio.models.testcase import CaseStep
 from studio.preflight.app_kind import keyboard_listeners
@@ -37,6 +37,7 @@ CHECKED = {"checkbox", "radio", "switch"}
 MAX_DEPTH = 2  # the entry state, and the states its tries reached
 MAX_TRIES_PER_STATE = 14
 MAX_OPTIONS = 3
+ADDRESS_WAIT_S = 1.2  # how long a key's page may take to write its new address (reveal.js debounces it)
 KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", "Space")
 # What an item holds, and the page's own controls outside its items (the Prober's item and page tries).
 CONTROLS_JS = """(item) => [...item.querySelectorAll('input, button, a, select, [role="button"], [role="checkbox"]')]
@@ -117,10 +118,11 @@ class Explorer:
                     break
                 self.tried.add(attempt.key)
                 done = await self.prober.try_one(state.setup, attempt.kind, attempt.name, [attempt.step])
-                moved_to = self.prober.moved_to
-                if done and moved_to is None and attempt.kind == "key":
-                    moved_to = await self.prober.moved_later()  # a deck writes its #/1 a moment after the key
-                if not done or not await self.repeats(state, attempt, done):
+                if not done:
+                    continue
+                # A deck writes its #/1 a moment after the key; read before the repeats open another page.
+                moved_to = await self.prober.moved_to(ADDRESS_WAIT_S if attempt.kind == "key" else 0.0)
+                if not await self.repeats(state, attempt, done):
                     continue
                 if moved_to is not None:
                     self._says_where(attempt, moved_to)
@@ -163,9 +165,7 @@ class Explorer:
     def _says_where(self, attempt: Try, moved_to: str) -> None:
         """The try moved the page to another address in place (a client-side route, a slide's #/1): its case
         checks the address too, so an app whose address stops following (a reload then loses the place) fails."""
-        parts = urlsplit(moved_to)
-        local = parts.path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
-        where = CaseStep(action="expect_url", target="the address", url=local)
+        where = CaseStep(action="expect_url", target="the address", url=local_part(moved_to))
         behaviour = next((b for b in reversed(self.prober.behaviours) if b.name == attempt.name), None)
         if behaviour is not None and not any(step.action == "expect_url" for step in behaviour.steps):
             behaviour.steps.append(where)

@@ -88,8 +88,7 @@ class Prober:
         self.behaviours: list[Behaviour] = []
         self.out_of_budget = False
         self.drew_on_chance = False  # the page drew random numbers (while loading or during a step) at some point
-        self.moved_to: str | None = None  # the address the last step moved the page to in place (a route, #/2)
-        self.last_step: tuple[PageDriver, str] | None = None  # the page of the last step, and its address before it
+        self.last_step: tuple[PageDriver, str] | None = None  # the last in-place step's page, its address before it
         self.stopped_before = 0  # the sandbox's stopped writes when the current try began
 
     # -- one try ----------------------------------------------------------------------------------
@@ -125,8 +124,7 @@ class Prober:
             before = await observer.before(step.locator, role)
             chance, address = await draws(driver), driver.url
             await perform(self.box, driver, step, self.url)
-            self.moved_to = driver.url if driver.url != address and step.action not in RELOADS else None
-            self.last_step = (driver, address)
+            self.last_step = None if step.action in RELOADS else (driver, address)
             outcomes = await observer.after(before, step.action, step.locator, role, step.data, errors)
             after = await draws(driver)
             self.drew_on_chance = self.drew_on_chance or chance > 0 or after > 0
@@ -139,21 +137,17 @@ class Prober:
         told = [o.why for o in outcomes if o.kind not in ("page_errors", "skipped") and o.why]
         return step.model_copy(update={"outcomes": outcomes, "expected": " ".join(told[:3])})
 
-    async def moved_later(self, within_s: float = 1.2) -> str | None:
-        """The address the last step's page moved to in place a moment after the step (an app that debounces its
-        address, as a slide deck does), else None; the page stays open until the next try."""
+    async def moved_to(self, within_s: float = 0.0) -> str | None:
+        """The address the last step moved its page to in place (a route, a slide's #/2), waiting up to `within_s`
+        for an app that writes it a moment later; None when it stayed (or the step opened a page). The page stays
+        open until the next try."""
         if self.last_step is None:
             return None
         driver, address = self.last_step
         deadline = time.monotonic() + within_s
-        while time.monotonic() < deadline:
+        while (url := driver.url) == address and time.monotonic() < deadline:
             await asyncio.sleep(0.15)
-            try:
-                if driver.url != address:
-                    return driver.url
-            except (BrowserError, RaceError):
-                return None
-        return None
+        return url if url != address else None
 
     def keep(self, kind: BehaviourKind, name: str, setup: list[CaseStep], steps: list[CaseStep]) -> Behaviour | None:
         summary = "; ".join(o.why for step in steps for o in step.outcomes

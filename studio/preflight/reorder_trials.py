@@ -56,12 +56,12 @@ async def drag_step(driver: PageDriver, lines: list[SnapshotLine], index: int) -
     if len(items) < MIN_ITEMS or not all(item.name for item in items[:MIN_ITEMS]):
         return None
     try:
-        moved, onto = (await synthesize(driver.race, items[0].ref), await synthesize(driver.race, items[1].ref))
-        draggable = await driver.evaluate_on(moved, DRAGGABLE_JS, timeout_ms=1500)
+        moved = await synthesize(driver.race, items[0].ref)
+        if "clickable" not in line.states and not await driver.evaluate_on(moved, DRAGGABLE_JS, timeout_ms=1500):
+            return None  # nothing on the list answers the pointer: not a list a user drags
+        onto = await synthesize(driver.race, items[1].ref)
     except (RaceError, BrowserError):
         return None
-    if "clickable" not in line.states and not draggable:
-        return None  # nothing on the list answers the pointer: not a list a user drags
     first, second = items[0].name[:40], items[1].name[:40]
     name = f"Dragging '{first}' onto '{second}' reorders the list"
     return name, CaseStep(action="drag", target=f"'{first}'", locator=moved, drop=onto,
