@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from studio.app.settings_service import SettingsService
 from studio.models.events import EngineEvent, ProgressEvent
 from studio.runtime import EngineRuntime
-from studio.store.errors import ProjectError, SaveAsError
+from studio.store.errors import ForeignSchemaError, ProjectError, SaveAsError
 from studio.store.project import ProjectFile
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,8 @@ class ProjectService(QObject):
     projectChanged = Signal(str)
     recordsChanged = Signal()
     errorOccurred = Signal(str)
+    # A shared file holding schema objects the studio did not make: (its path, the sentence naming them).
+    foreignSchemaFound = Signal(str, str)
 
     def __init__(self, runtime: EngineRuntime, settings: SettingsService, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -75,6 +77,18 @@ class ProjectService(QObject):
             return False
         return self._open_with(lambda: ProjectFile.open(path), path)
 
+    def open_clean_copy(self, path: str | Path) -> bool:
+        """Copy a refused shared file without what the studio did not make, and open the copy (the file stays)."""
+        from studio.store.clean_copy import make_clean_copy
+
+        try:
+            copy, removed = make_clean_copy(Path(path))
+        except ProjectError as error:
+            self.errorOccurred.emit(str(error))
+            return False
+        log.info("clean copy %s of %s without: %s", copy, path, "; ".join(removed))
+        return self._open_with(lambda: ProjectFile.open(copy), copy)
+
     def open_or_create(self, path: str | Path) -> bool:
         path = Path(path)
         return self.open_project(path) if path.exists() else self.new_project(path)
@@ -108,6 +122,9 @@ class ProjectService(QObject):
         """Open the project `opener` gives in place of the current one; None (the error emitted) when it fails."""
         try:
             project = opener()
+        except ForeignSchemaError as error:
+            self.foreignSchemaFound.emit(str(error.path), str(error))
+            return None
         except (ProjectError, OSError) as error:
             self.errorOccurred.emit(str(error))
             return None

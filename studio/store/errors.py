@@ -147,3 +147,18 @@ class SaveAsError(ProjectError):
 
     def __init__(self, path: Path, reason: str, next_step: str) -> None:
         super().__init__(path, f"Could not save the project as {path}: {reason}. {next_step}")
+
+
+class ForeignSchemaError(ProjectError):
+    """The file holds schema objects (a trigger, a view, an index, a column) the studio did not make; refused unopened,
+    because a planted trigger would run on the tester's next recording."""
+
+    def __init__(self, path: Path, foreign: tuple[str, ...]) -> None:
+        named = "; ".join(foreign[:5]) + (f" (and {len(foreign) - 5} more)" if len(foreign) > 5 else "")
+        super().__init__(
+            path,
+            f"{path} holds database objects Preflight Studio did not make ({named}), so it was not opened: "
+            "whoever shared it could make them change or delete your work. It was not changed. Open a clean copy "
+            f"without them: `studio clean-copy {shlex.quote(str(path))}` (in the window: the Open Clean Copy button).",
+        )
+        self.foreign = foreign

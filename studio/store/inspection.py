@@ -9,6 +9,7 @@ from pathlib import Path
 from studio.store.errors import (
     DamagedProjectError,
     ForeignFileError,
+    ForeignSchemaError,
     NewerProjectError,
     ProjectAccessError,
     ProjectInUseError,
@@ -17,6 +18,7 @@ from studio.store.errors import (
 )
 from studio.store.migrations import latest_version
 from studio.store.schema import APPLICATION_ID, SchemaVersion
+from studio.store.schema_check import compare_schema, trust_nothing_in_schema
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _APPLICATION_ID_OFFSET = 68
@@ -96,6 +98,7 @@ def _check_with_sqlite(path: Path, has_wal: bool) -> SchemaVersion | None:
     uri = path.absolute().as_uri() + ("?mode=ro" if has_wal else "?mode=ro&immutable=1")
     conn = sqlite3.connect(uri, uri=True)
     try:
+        trust_nothing_in_schema(conn)
         application_id = conn.execute("PRAGMA application_id").fetchone()[0]
         if application_id == 0 and conn.execute("PRAGMA user_version").fetchone()[0] == 0 and \
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
@@ -118,6 +121,11 @@ def _check_with_sqlite(path: Path, has_wal: bool) -> SchemaVersion | None:
         problems = [row[0] for row in conn.execute("PRAGMA integrity_check(5)")]
         if problems != ["ok"]:
             raise DamagedProjectError(path, _summarise(problems))
+        difference = compare_schema(conn, version)
+        if difference.foreign:
+            raise ForeignSchemaError(path, tuple(str(item) for item in difference.foreign))
+        if difference.missing:
+            raise DamagedProjectError(path, "it lacks " + _summarise(list(difference.missing)))
         return version
     finally:
         conn.close()

@@ -19,7 +19,8 @@ Migration = Callable[[Database], None]
 
 # MIGRATIONS[i] brings a file from SCHEMA_MAJOR.i to SCHEMA_MAJOR.(i + 1), so the latest minor is its length.
 # To add a table: write `def _add_things(db: Database) -> None: db.create_table(...)` and append it here.
-# Never edit or reorder a migration that has shipped: files in the wild have already run it.
+# Never edit or reorder a migration that has shipped: files in the wild have already run it. Never add a trigger or a
+# view: a file holding one is refused on open (studio.store.schema_check), as a shared file may have been planted.
 # An incompatible change (dropping or retyping a column) is a SCHEMA_MAJOR bump, which older builds refuse.
 MIGRATIONS: list[Migration] = [
     create_steps_table,  # 1.1: recorded steps (race preflight recorder)

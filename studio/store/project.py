@@ -51,6 +51,7 @@ from studio.store.inspection import inspect_project_file, sidecar
 from studio.store.save_as import backup_to, remove_quietly
 from studio.store.migrations import create_latest_schema, latest_version, upgrade
 from studio.store.schema import SchemaVersion
+from studio.store.schema_check import trust_nothing_in_schema
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +137,7 @@ class ProjectFile:
             raise ProjectAccessError(path, str(exc)) from exc
         db = Database(conn, execute_plugins=False)
         try:
+            trust_nothing_in_schema(conn)
             _enable_wal(db)
             # NORMAL in WAL mode never loses a commit to a process crash, only to power loss, at a fraction of
             # FULL's fsyncs.

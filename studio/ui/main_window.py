@@ -124,6 +124,8 @@ class StudioWindow(QMainWindow):
         browser.sessionEnded.connect(self._on_session_ended)
         browser.urlChanged.connect(self._on_url)
         project.errorOccurred.connect(lambda text: self.message_bar.show_message(text, "error"))
+        project.foreignSchemaFound.connect(lambda path, text: self.message_bar.show_message(
+            text, "error", [("Open Clean Copy", lambda: project.open_clean_copy(path))]))
         project.projectChanged.connect(self._on_project)
         # An error stays up until dismissed, or until the next thing the tester does works.
         for worked in (browser.sessionStarted, browser.navigated, project.projectChanged):

@@ -81,6 +81,30 @@ def test_a_refused_file_shows_a_sentence_and_keeps_the_open_project(studio, tmp_
     assert "already exists" in window.message_bar.label.text()
 
 
+def test_a_shared_file_with_a_planted_trigger_offers_a_clean_copy(studio, tmp_path):
+    import sqlite3
+
+    services, window = studio
+    shared = tmp_path / "shared.studio"
+    with ProjectFile.create(shared) as project:
+        project.record(NavigationEvent(session_id="s1", url="http://app/theirs"))
+    conn = sqlite3.connect(shared)
+    conn.execute("CREATE TRIGGER wipe AFTER INSERT ON navigations BEGIN DELETE FROM navigations; END")
+    conn.commit()
+    conn.close()
+    window.ask_open_path = lambda: str(shared)
+    window.open_project()
+    assert "trigger wipe on navigations" in window.message_bar.label.text()
+    buttons = window.message_bar.action_buttons
+    assert [b.text() for b in buttons] == ["Open Clean Copy"]
+    window.grab().save(str(tmp_path / "clean-copy-offer.png"))
+    buttons[0].click()
+    assert services.project.path == tmp_path / "shared-clean.studio"
+    services.bus.publish(NavigationEvent(session_id="s1", url="http://app/mine"))
+    urls = [n.url for n in services.project.project.navigations("s1")]
+    assert urls == ["http://app/theirs", "http://app/mine"]
+
+
 def test_settings_apply_to_the_next_session(studio, tmp_path):
     services, window = studio
     updated = StudioSettings(headless=False, viewport=(1024, 768), browser_path="/opt/chrome")

@@ -105,19 +105,25 @@ def test_a_failing_migration_leaves_the_file_at_its_old_version(
 
 def test_a_newer_minor_opens_and_keeps_its_version(tmp_path: Path) -> None:
     path = tmp_path / "newer.studio"
-    before = make_v1_0_project(path)
+    with ProjectFile.create(path) as project:
+        for event in session_events("s1"):
+            project.record(event)
+    before = dump_tables(path)
+    newer = migrations.latest_version().minor + 1
     with Database(path) as db:
-        # Pretend a newer build added a table we do not know about.
+        # Pretend a newer build added a table, a column and an index we do not know about.
         db.create_table("observations", {"id": int, "payload": str}, pk="id")
         db.table("observations").insert({"payload": "{}"})
-    set_user_version(path, (1 << 16) | 7)
+        db.table("navigations").add_column("referrer", str)
+        db.table("observations").create_index(["payload"])
+    set_user_version(path, (1 << 16) | newer)
 
     with ProjectFile.open(path) as project:
-        assert project.version == SchemaVersion(1, 7)
+        assert project.version == SchemaVersion(1, newer)
         assert project.counts("s1")["navigations"] == 2
         project.record(NavigationEvent(session_id="s1", url="http://127.0.0.1/more"))
 
-    assert pragma(path, "user_version") == (1 << 16) | 7, "an older build must not downgrade the version"
+    assert pragma(path, "user_version") == (1 << 16) | newer, "an older build must not downgrade the version"
     after = dump_tables(path)
     assert len(after["navigations"]) == len(before["navigations"]) + 1
     with Database(path) as db:
