@@ -28,10 +28,14 @@ def _export(args: argparse.Namespace) -> int:
         return _refuse("Give the project file with --project FILE (or a pilot session folder with --pilot DIR).")
     try:
         with ProjectFile.open(args.project, writable=False) as project:
-            if args.cases is not None:
-                return _export_cases(args, project)
-            steps = project.steps(args.session)
-            known = [session.id for session in project.sessions()]
+            try:
+                if args.cases is not None:
+                    return _export_cases(args, project)
+                steps = project.steps(args.session)
+                known = [session.id for session in project.sessions()]
+            finally:
+                for sentence in project.rows.sentences():
+                    print(f"warning: {sentence}", file=sys.stderr)
     except ProjectError as error:
         return _refuse(str(error))
     except ExportError as error:

@@ -35,7 +35,10 @@ def _on_project(work: Callable[[argparse.Namespace, ProjectFile], int]) -> Calla
             return BAD_INPUT
         with project:
             project.jobs.sweep_interrupted()
-            return work(args, project)
+            status = work(args, project)
+            for sentence in project.rows.sentences():
+                print(f"warning: {sentence}", file=sys.stderr)
+            return status
 
     return handler
 

@@ -7,13 +7,15 @@ import time
 from sqlite_utils import Database
 
 from studio.models.testcase import CaseVersion, Origin, TestCase, TestSuite
+from studio.store.row_decode import RowReader
 
 
 class CaseStore:
     """project.cases: read and write suites and versioned cases (one transaction per save)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rows: RowReader | None = None) -> None:
         self.db = db
+        self.rows = rows or RowReader()  # a damaged row is skipped and named, never a traceback
 
     # -- suites ----------------------------------------------------------------------------------
 
@@ -25,12 +27,12 @@ class CaseStore:
         return suite
 
     def suites(self) -> list[TestSuite]:
-        rows = self.db.execute("SELECT data FROM suites ORDER BY created_at, id").fetchall()
-        return [TestSuite.model_validate_json(row[0]) for row in rows]
+        rows = self.db.execute("SELECT id, data FROM suites ORDER BY created_at, id").fetchall()
+        return self.rows.models(TestSuite, "suites", rows)
 
     def suite(self, suite_id: str) -> TestSuite | None:
-        row = self.db.execute("SELECT data FROM suites WHERE id = ?", (suite_id,)).fetchone()
-        return TestSuite.model_validate_json(row[0]) if row else None
+        row = self.db.execute("SELECT id, data FROM suites WHERE id = ?", (suite_id,)).fetchone()
+        return self.rows.model(TestSuite, "suites", *row) if row else None
 
     # -- cases -----------------------------------------------------------------------------------
 
@@ -57,7 +59,7 @@ class CaseStore:
             return [self.save_case(case, author, summary) for case, author, summary in changes]
 
     def cases(self, suite_id: str | None = None, status: str | None = None) -> list[TestCase]:
-        sql, params = "SELECT data FROM cases WHERE 1=1", []
+        sql, params = "SELECT id, data FROM cases WHERE 1=1", []
         if suite_id is not None:
             sql += " AND suite_id = ?"
             params.append(suite_id)
@@ -65,18 +67,24 @@ class CaseStore:
             sql += " AND status = ?"
             params.append(status)
         rows = self.db.execute(sql + " ORDER BY rowid", params).fetchall()
-        return [TestCase.model_validate_json(row[0]) for row in rows]
+        return self.rows.models(TestCase, "cases", rows)
 
     def case(self, case_id: str) -> TestCase | None:
-        row = self.db.execute("SELECT data FROM cases WHERE id = ?", (case_id,)).fetchone()
-        return TestCase.model_validate_json(row[0]) if row else None
+        row = self.db.execute("SELECT id, data FROM cases WHERE id = ?", (case_id,)).fetchone()
+        return self.rows.model(TestCase, "cases", *row) if row else None
 
     def history(self, case_id: str) -> list[CaseVersion]:
         rows = self.db.execute(
-            "SELECT version, at, author, summary, data FROM case_versions WHERE case_id = ? ORDER BY version",
+            "SELECT id, version, at, author, summary, data FROM case_versions WHERE case_id = ? ORDER BY version",
             (case_id,)).fetchall()
-        return [CaseVersion(case_id=case_id, version=v, at=at, author=a, summary=s, case=TestCase.model_validate_json(d))
-                for v, at, a, s, d in rows]
+        versions = []
+        for row_id, v, at, a, s, d in rows:
+            case = self.rows.model(TestCase, "case_versions", row_id, d)
+            entry = case and self.rows.fields(CaseVersion, "case_versions", row_id, {
+                "case_id": case_id, "version": v, "at": at, "author": a, "summary": s, "case": case})
+            if entry is not None:
+                versions.append(entry)
+        return versions
 
     def delete_case(self, case_id: str) -> None:
         """Remove a case from the current set; its versions stay as history."""

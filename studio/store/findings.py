@@ -9,6 +9,7 @@ import time
 from sqlite_utils import Database
 
 from studio.models.context import Finding
+from studio.store.row_decode import RowReader
 
 TABLE = """
 CREATE TABLE findings (
@@ -25,8 +26,9 @@ def create_findings_table(db: Database) -> None:
 class FindingStore:
     """project.findings: the project's suspected defects by key, with the tester's decision (one write each)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rows: RowReader | None = None) -> None:
         self.db = db
+        self.rows = rows or RowReader()
 
     def save(self, key: str, job_id: str, finding: Finding) -> None:
         with self.db.atomic():
@@ -37,13 +39,13 @@ class FindingStore:
                  finding.model_dump_json()))
 
     def get(self, key: str) -> Finding | None:
-        row = self.db.execute("SELECT data FROM findings WHERE key = ?", (key,)).fetchone()
-        return Finding.model_validate_json(row[0]) if row else None
+        row = self.db.execute("SELECT key, data FROM findings WHERE key = ?", (key,)).fetchone()
+        return self.rows.model(Finding, "findings", *row) if row else None
 
     def all(self, status: str | None = None) -> list[Finding]:
-        sql, params = "SELECT data FROM findings", []
+        sql, params = "SELECT key, data FROM findings", []
         if status is not None:
             sql += " WHERE status = ?"
             params.append(status)
         rows = self.db.execute(sql + " ORDER BY updated_at", params).fetchall()
-        return [Finding.model_validate_json(row[0]) for row in rows]
+        return self.rows.models(Finding, "findings", rows)

@@ -3,21 +3,23 @@ their events, the page catalogues they built, and the per-origin site cache."""
 
 from __future__ import annotations
 
-import json
 import time
 
+from pydantic_core import to_json
 from sqlite_utils import Database
 
 from studio.models.catalog import PageCatalog
 from studio.models.context import JobRecord
 from studio.store.leases import JobLeases
+from studio.store.row_decode import RowReader
 
 
 class JobStore:
     """project.jobs: save and load jobs, their seed events, page catalogues and cached site maps."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rows: RowReader | None = None) -> None:
         self.db = db
+        self.rows = rows or RowReader()  # a damaged row is skipped and named, never a traceback
 
     def save(self, job: JobRecord) -> JobRecord:
         job = job.model_copy(update={"updated_at": time.time() * 1000})
@@ -28,11 +30,11 @@ class JobStore:
         return job
 
     def get(self, job_id: str) -> JobRecord | None:
-        row = self.db.execute("SELECT data FROM jobs WHERE id = ?", (job_id,)).fetchone()
-        return JobRecord.model_validate_json(row[0]) if row else None
+        row = self.db.execute("SELECT id, data FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        return self.rows.model(JobRecord, "jobs", *row) if row else None
 
     def all(self, kind: str | None = None, status: str | None = None) -> list[JobRecord]:
-        sql, params = "SELECT data FROM jobs WHERE 1=1", []
+        sql, params = "SELECT id, data FROM jobs WHERE 1=1", []
         if kind:
             sql += " AND kind = ?"
             params.append(kind)
@@ -40,7 +42,7 @@ class JobStore:
             sql += " AND status = ?"
             params.append(status)
         rows = self.db.execute(sql + " ORDER BY created_at", params).fetchall()
-        return [JobRecord.model_validate_json(row[0]) for row in rows]
+        return self.rows.models(JobRecord, "jobs", rows)
 
     def last_base_url(self) -> str | None:
         """The base URL the latest job that resolved one found (where the app runs, for the next job)."""
@@ -72,8 +74,8 @@ class JobStore:
     # -- events ----------------------------------------------------------------------------------
 
     def events(self, job_id: str) -> list[dict]:
-        rows = self.db.execute("SELECT data FROM job_events WHERE job_id = ? ORDER BY id", (job_id,)).fetchall()
-        return [json.loads(row[0]) for row in rows]
+        rows = self.db.execute("SELECT id, data FROM job_events WHERE job_id = ? ORDER BY id", (job_id,)).fetchall()
+        return [event for row_id, data in rows if isinstance(event := self.rows.json("job_events", row_id, data), dict)]
 
     # -- page catalogues and the site cache --------------------------------------------------------
 
@@ -84,18 +86,19 @@ class JobStore:
                 (job_id, catalog.path, time.time() * 1000, catalog.model_dump_json()))
 
     def catalogs(self, job_id: str) -> list[PageCatalog]:
-        rows = self.db.execute("SELECT data FROM page_catalogs WHERE job_id = ? ORDER BY id", (job_id,)).fetchall()
-        return [PageCatalog.model_validate_json(row[0]) for row in rows]
+        rows = self.db.execute("SELECT id, data FROM page_catalogs WHERE job_id = ? ORDER BY id", (job_id,)).fetchall()
+        return self.rows.models(PageCatalog, "page_catalogs", rows)
 
     def cache_site(self, origin: str, resolved_base_url: str, data: dict) -> None:
         with self.db.atomic():
             self.db.execute(
                 "INSERT OR REPLACE INTO site_cache (origin, resolved_base_url, updated_at, data) VALUES (?,?,?,?)",
-                (origin, resolved_base_url, time.time() * 1000, json.dumps(data)))
+                (origin, resolved_base_url, time.time() * 1000, to_json(data).decode()))
 
     def cached_site(self, origin: str) -> tuple[str, dict] | None:
         row = self.db.execute("SELECT resolved_base_url, data FROM site_cache WHERE origin = ?", (origin,)).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
+        data = self.rows.json("site_cache", origin, row[1]) if row else None
+        return (row[0], data) if isinstance(data, dict) and isinstance(row[0], str) else None
 
     def forget_site(self, origin: str) -> None:
         with self.db.atomic():

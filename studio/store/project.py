@@ -23,6 +23,7 @@ from studio.store.jobs import JobStore
 from studio.store.leases import JobLeases
 from studio.store.llm_calls import LLMCallStore
 from studio.models.recording import RecordedStep
+from studio.store.row_decode import RowReader
 from studio.store.steps import insert_step, next_step_index, pop_last_step, select_steps
 from studio.store.timeline import EventTimeline
 from studio.models.events import EngineEvent
@@ -74,12 +75,14 @@ class ProjectFile:
         self.version = version
         self._identity = _file_identity(path)
         self._closed = False
+        # Rows someone else damaged are skipped and named here (table and id) by every store that reads them.
+        self.rows = RowReader()
         # Playground records (seed 000) live in small stores of their own rather than on this class.
-        self.cases = CaseStore(db)
-        self.jobs = JobStore(db)
+        self.cases = CaseStore(db, self.rows)
+        self.jobs = JobStore(db, self.rows)
         self.leases = JobLeases(db)
         self.llm_calls = LLMCallStore(db)
-        self.findings = FindingStore(db)
+        self.findings = FindingStore(db, self.rows)
         # What the live views read: new rows since a row id, pages of events before a time.
         self.timeline = EventTimeline(db)
 
@@ -250,7 +253,7 @@ class ProjectFile:
 
     def steps(self, session_id: str) -> list[RecordedStep]:
         """The recorded steps of a session, in order."""
-        return select_steps(self.db, session_id)
+        return select_steps(self.db, session_id, self.rows)
 
     def next_step_index(self, session_id: str) -> int:
         return next_step_index(self.db, session_id)
@@ -281,34 +284,34 @@ class ProjectFile:
     # -- reading -----------------------------------------------------------------------------------------------
 
     def sessions(self) -> list[SessionRecord]:
-        return queries.sessions(self.db)
+        return queries.sessions(self.db, self.rows)
 
     def session(self, session_id: str) -> SessionRecord | None:
-        return queries.session(self.db, session_id)
+        return queries.session(self.db, session_id, self.rows)
 
     def navigations(self, session_id: str) -> list[NavigationRecord]:
-        return queries.navigations(self.db, session_id)
+        return queries.navigations(self.db, session_id, self.rows)
 
     def console(self, session_id: str, kinds: Iterable[str] | None = None) -> list[ConsoleRecord]:
         """Console messages and page errors of a session; `kinds` narrows to 'console' and/or 'page_error'."""
-        return queries.console(self.db, session_id, kinds)
+        return queries.console(self.db, session_id, kinds, self.rows)
 
     def network(self, session_id: str, failed_only: bool = False) -> list[NetworkRecord]:
         """Finished requests of a session; `failed_only` keeps failures and statuses >= 400."""
-        return queries.network(self.db, session_id, failed_only)
+        return queries.network(self.db, session_id, failed_only, self.rows)
 
     def screenshots(self, session_id: str) -> list[ScreenshotRecord]:
-        return queries.screenshots(self.db, session_id)
+        return queries.screenshots(self.db, session_id, self.rows)
 
     def screenshot_png(self, screenshot_id: int) -> bytes:
         """The PNG bytes of one screenshot; KeyError if there is none with that id."""
         return queries.screenshot_png(self.db, screenshot_id)
 
     def notices(self, session_id: str | None = None) -> list[NoticeRecord]:
-        return queries.notices(self.db, session_id)
+        return queries.notices(self.db, session_id, self.rows)
 
     def run_summaries(self) -> list[RunSummary]:
-        return queries.run_summaries(self.db)
+        return queries.run_summaries(self.db, self.rows)
 
     def counts(self, session_id: str) -> dict[str, int]:
         """navigations, console_errors (errors + page errors), network_failures (failed or >= 400), screenshots."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from sqlite_utils import Database
+
+from studio.store.row_decode import RowReader
 
 from studio.models.events import CANCELLED_REQUEST
 from studio.models.project import (
@@ -24,60 +25,71 @@ from studio.models.project import (
 FAILED_REQUEST_SQL = f"((failure IS NOT NULL AND failure != '{CANCELLED_REQUEST}') OR status >= 400)"
 
 
-def sessions(db: Database) -> list[SessionRecord]:
+# Each reader takes the project's RowReader: a row whose columns someone else filled with the wrong types is
+# skipped and named (table and id) rather than ending the command in a validation traceback.
+
+
+def sessions(db: Database, rows: RowReader | None = None) -> list[SessionRecord]:
     """Every session, in the order they started (sessions known only from their end come last)."""
-    rows = db.query("SELECT * FROM sessions ORDER BY started_at IS NULL, started_at, rowid")
-    return [_session_record(row) for row in rows]
+    found = db.query("SELECT * FROM sessions ORDER BY started_at IS NULL, started_at, rowid")
+    return [record for row in found if (record := _session_record(row, rows)) is not None]
 
 
-def session(db: Database, session_id: str) -> SessionRecord | None:
+def session(db: Database, session_id: str, rows: RowReader | None = None) -> SessionRecord | None:
     """One session by id, or None."""
     row = next(db.query("SELECT * FROM sessions WHERE id = ?", [session_id]), None)
-    return None if row is None else _session_record(row)
+    return None if row is None else _session_record(row, rows)
 
 
-def _session_record(row: dict[str, Any]) -> SessionRecord:
+def _session_record(row: dict[str, Any], rows: RowReader | None) -> SessionRecord | None:
     width, height = row.pop("viewport_w"), row.pop("viewport_h")
     row["viewport"] = (width, height) if width is not None and height is not None else None
-    return SessionRecord.model_validate(row)
+    return (rows or RowReader()).fields(SessionRecord, "sessions", row.get("id"), row)
 
 
-def navigations(db: Database, session_id: str) -> list[NavigationRecord]:
-    rows = db.query(
+def _read(rows: RowReader | None, model: Any, table: str, found: Iterable[dict[str, Any]]) -> list[Any]:
+    reader = rows or RowReader()
+    return [r for row in found if (r := reader.fields(model, table, row.get("id"), row)) is not None]
+
+
+def navigations(db: Database, session_id: str, rows: RowReader | None = None) -> list[NavigationRecord]:
+    found = db.query(
         "SELECT id, session_id, at, url, title FROM navigations WHERE session_id = ? ORDER BY at, id",
         [session_id],
     )
-    return [NavigationRecord.model_validate(row) for row in rows]
+    return _read(rows, NavigationRecord, "navigations", found)
 
 
-def console(db: Database, session_id: str, kinds: Iterable[str] | None = None) -> list[ConsoleRecord]:
+def console(db: Database, session_id: str, kinds: Iterable[str] | None = None,
+            rows: RowReader | None = None) -> list[ConsoleRecord]:
     sql = "SELECT id, session_id, at, kind, level, text, url, line FROM console_events WHERE session_id = ?"
     params: list[object] = [session_id]
     if kinds is not None:
         wanted = list(kinds)
         sql += f" AND kind IN ({', '.join('?' for _ in wanted)})" if wanted else " AND 0"
         params += wanted
-    return [ConsoleRecord.model_validate(row) for row in db.query(sql + " ORDER BY at, id", params)]
+    return _read(rows, ConsoleRecord, "console_events", db.query(sql + " ORDER BY at, id", params))
 
 
-def network(db: Database, session_id: str, failed_only: bool = False) -> list[NetworkRecord]:
+def network(db: Database, session_id: str, failed_only: bool = False,
+            rows: RowReader | None = None) -> list[NetworkRecord]:
     sql = (
         "SELECT id, session_id, at, method, url, resource_type, status, failure, duration_ms"
         " FROM network_events WHERE session_id = ?"
     )
     if failed_only:
         sql += f" AND {FAILED_REQUEST_SQL}"
-    return [NetworkRecord.model_validate(row) for row in db.query(sql + " ORDER BY at, id", [session_id])]
+    return _read(rows, NetworkRecord, "network_events", db.query(sql + " ORDER BY at, id", [session_id]))
 
 
-def screenshots(db: Database, session_id: str) -> list[ScreenshotRecord]:
+def screenshots(db: Database, session_id: str, rows: RowReader | None = None) -> list[ScreenshotRecord]:
     # length() reads the blob's size from the record header without loading the PNG.
-    rows = db.query(
+    found = db.query(
         "SELECT id, session_id, at, label, url, width, height, length(png) AS size_bytes"
         " FROM screenshots WHERE session_id = ? ORDER BY at, id",
         [session_id],
     )
-    return [ScreenshotRecord.model_validate(row) for row in rows]
+    return _read(rows, ScreenshotRecord, "screenshots", found)
 
 
 def screenshot_png(db: Database, screenshot_id: int) -> bytes:
@@ -87,21 +99,23 @@ def screenshot_png(db: Database, screenshot_id: int) -> bytes:
     return bytes(row[0])
 
 
-def notices(db: Database, session_id: str | None = None) -> list[NoticeRecord]:
+def notices(db: Database, session_id: str | None = None, rows: RowReader | None = None) -> list[NoticeRecord]:
     """Notices of one session, or every notice (including those outside any session) when `session_id` is None."""
     sql = "SELECT id, session_id, at, level, message FROM notices"
     params: list[object] = []
     if session_id is not None:
         sql += " WHERE session_id = ?"
         params.append(session_id)
-    return [NoticeRecord.model_validate(row) for row in db.query(sql + " ORDER BY at, id", params)]
+    return _read(rows, NoticeRecord, "notices", db.query(sql + " ORDER BY at, id", params))
 
 
-def run_summaries(db: Database) -> list[RunSummary]:
-    rows = db.query(
+def run_summaries(db: Database, rows: RowReader | None = None) -> list[RunSummary]:
+    reader = rows or RowReader()
+    found = db.query(
         "SELECT id, job, session_id, started_at, finished_at, summary FROM run_summaries ORDER BY id"
     )
-    return [RunSummary.model_validate({**row, "summary": json.loads(row["summary"])}) for row in rows]
+    decoded = ({**row, "summary": reader.json("run_summaries", row["id"], row["summary"])} for row in found)
+    return _read(reader, RunSummary, "run_summaries", (row for row in decoded if row["summary"] is not None))
 
 
 def counts(db: Database, session_id: str) -> dict[str, int]:

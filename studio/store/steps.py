@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from studio.models.recording import RecordedStep
+from studio.store.row_decode import RowReader
 
 
 def create_steps_table(db: Database) -> None:
@@ -37,9 +38,10 @@ def insert_step(db: Database, step: RecordedStep) -> int:
     return cursor.lastrowid
 
 
-def select_steps(db: Database, session_id: str) -> list[RecordedStep]:
-    rows = db.execute("SELECT data FROM steps WHERE session_id = ? ORDER BY idx", (session_id,)).fetchall()
-    return [RecordedStep.model_validate_json(row[0]) for row in rows]
+def select_steps(db: Database, session_id: str, rows: RowReader | None = None) -> list[RecordedStep]:
+    """The session's steps in order; a damaged row is skipped and named in `rows`."""
+    found = db.execute("SELECT id, data FROM steps WHERE session_id = ? ORDER BY idx", (session_id,)).fetchall()
+    return (rows or RowReader()).models(RecordedStep, "steps", found)
 
 
 def next_step_index(db: Database, session_id: str) -> int:
@@ -49,9 +51,9 @@ def next_step_index(db: Database, session_id: str) -> int:
 
 def pop_last_step(db: Database, session_id: str) -> RecordedStep | None:
     """Delete the session's newest step and return it; None when the session has none."""
-    row = db.execute("SELECT data FROM steps WHERE session_id = ? ORDER BY idx DESC LIMIT 1", (session_id,)).fetchone()
-    if row is None:
+    row = db.execute("SELECT id, data FROM steps WHERE session_id = ? ORDER BY idx DESC LIMIT 1", (session_id,)).fetchone()
+    step = None if row is None else RowReader().model(RecordedStep, "steps", *row)
+    if step is None:
         return None
-    step = RecordedStep.model_validate_json(row[0])
     db.execute("DELETE FROM steps WHERE session_id = ? AND idx = ?", (session_id, step.index))
     return step
