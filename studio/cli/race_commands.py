@@ -16,6 +16,10 @@ from studio.models.race import ActionName
 def _mcp(args: argparse.Namespace) -> int:
     from studio.mcp.server import serve
 
+    if args.token and not args.http:
+        print("error: --token needs --http HOST:PORT (a server over stdio has no HTTP requests to check).",
+              file=sys.stderr)
+        return 2
     if args.scenario_tools or args.web_tools or args.data_tools or args.http:
         flag = "--web-tools" if args.web_tools else "--data-tools" if args.data_tools else "--scenario-tools"
         if not args.app_url:
@@ -24,7 +28,8 @@ def _mcp(args: argparse.Namespace) -> int:
         from studio.mcp.scenario_server import serve_scenarios
 
         return serve_scenarios(args.app_url, args.data_url, args.http, headed=args.headed,
-                               endpoint=browser_endpoint(args), web=not args.data_tools, data=not args.web_tools)
+                               endpoint=browser_endpoint(args), web=not args.data_tools, data=not args.web_tools,
+                               token=args.token)
     status = serve(headed=args.headed, project=args.project, endpoint=browser_endpoint(args),
                    allow_file_urls=args.allow_file_urls)
     # The browser and the project file are closed by now. Skip the interpreter's teardown of the SDK's and
@@ -68,6 +73,11 @@ def register(commands: argparse._SubParsersAction) -> None:
                           help="its data server, for the data tools (default: the app's URL)")
     scenario.add_argument("--http", metavar="HOST:PORT",
                           help="serve over streamable HTTP at /mcp (with GET /health) instead of stdio")
+    scenario.add_argument("--token", action="store_true",
+                          help="with --http: answer 401 to every request without `Authorization: Bearer TOKEN`; the "
+                               "token is $STUDIO_MCP_TOKEN when set (there is no --token VALUE: it would be kept in "
+                               "shell history and shown by ps), else a random one printed once on stderr; `studio "
+                               "run --mcp-web/--mcp-data` sends $STUDIO_MCP_TOKEN")
     mcp.set_defaults(handler=_mcp)
 
     observe = commands.add_parser(

@@ -59,8 +59,9 @@ def build_scenario_server(parts: dict[str, ToolSet], app_url: str) -> MCPServer:
 
 
 def serve_scenarios(app_url: str, data_url: str | None = None, http: str | None = None, headed: bool = False,
-                    endpoint: str | None = None, web: bool = True, data: bool = True) -> int:
-    """Serve the web half, the data half or both (the data half alone never imports or starts a browser)."""
+                    endpoint: str | None = None, web: bool = True, data: bool = True, token: bool = False) -> int:
+    """Serve the web half, the data half or both (the data half alone never imports or starts a browser); over HTTP
+    with `token`, behind a bearer token (studio.mcp.http_auth)."""
     parts: dict[str, ToolSet] = {}
     if web:
         from studio.mcp.scenario_tools import WebTools
@@ -78,7 +79,10 @@ def serve_scenarios(app_url: str, data_url: str | None = None, http: str | None 
     server = build_scenario_server(parts, app_url)
     run: Callable[[], Awaitable[None]] = server.run_stdio_async
     if http is not None:
+        from studio.mcp.http_auth import serve_http, server_token
+
         host, _, port = http.rpartition(":")
-        run = lambda: server.run_streamable_http_async(host=host or "127.0.0.1", port=int(port))
+        bearer = server_token(token)
+        run = lambda: serve_http(server, host or "127.0.0.1", int(port), bearer)
     anyio.run(run)
     return 0

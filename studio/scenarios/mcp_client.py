@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
@@ -21,6 +23,8 @@ from studio.scenarios.data_tools import DataToolError
 CALL_TIMEOUT_S = 60.0
 # What a broken connection or an unreachable server raises through the SDK (anyio task groups wrap them).
 TRANSPORT_ERRORS = (OSError, TimeoutError, httpx2.HTTPError, MCPError, ExceptionGroup)
+# The token of a server started with `studio mcp --http … --token` (studio.mcp.http_auth, a layer above, serves it).
+TOKEN_ENV = "STUDIO_MCP_TOKEN"
 
 
 class McpToolError(DataToolError):
@@ -34,6 +38,12 @@ def mcp_endpoint(url: str) -> str:
         raise McpToolError(f"{url!r} is not an http:// address of an MCP server (such as http://127.0.0.1:7002).")
     path = parts.path if parts.path not in ("", "/") else "/mcp"
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def bearer_header() -> dict[str, str] | None:
+    """`Authorization: Bearer $STUDIO_MCP_TOKEN` for a server started with `studio mcp --http … --token`, if set."""
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    return {"Authorization": f"Bearer {token}"} if token else None
 
 
 def cause(error: BaseException) -> str:
@@ -56,6 +66,9 @@ class McpTools:
         self._error: BaseException | None = None
 
     def _unreachable(self, error: BaseException) -> McpToolError:
+        if "Authorization: Bearer" in cause(error):  # --token's 401 answer: no token was sent, or another one
+            return McpToolError(f"The {self.role} server at {self.url} wants its token: set {TOKEN_ENV} to the "
+                                f"token it printed at its start (or was started with).")
         return McpToolError(f"The {self.role} server at {self.url} could not be reached ({cause(error)}). Start it "
                             f"with `{self.start}` and give its address.")
 
@@ -73,7 +86,8 @@ class McpTools:
 
     async def _own(self, ready: asyncio.Event) -> None:
         try:
-            async with Client(streamable_http_client(self.url)) as client:
+            async with (create_mcp_http_client(headers=bearer_header()) as http,
+                        Client(streamable_http_client(self.url, http_client=http)) as client):
                 self.names = {tool.name for tool in (await client.list_tools()).tools}
                 self._client = client
                 ready.set()
