@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -75,6 +76,7 @@ class ProjectFile:
         self.version = version
         self._identity = _file_identity(path)
         self._closed = False
+        self.read_only = False  # opened only to read: no checkpoint on close, every write fails
         # Rows someone else damaged are skipped and named here (table and id) by every store that reads them.
         self.rows = RowReader()
         # Playground records (seed 000) live in small stores of their own rather than on this class.
@@ -118,7 +120,26 @@ class ProjectFile:
         elif inspection.blank:
             # Only reading: a blank file is left for its writer to initialise (two first writers would collide).
             raise EmptyProjectError(path)
+        elif inspection.version is not None and inspection.version.minor >= latest_version().minor:
+            return cls._connect_read_only(path, inspection.version)
+        else:
+            _check_writable(path)  # an older file is read through its upgrade, which writes
         return cls._connect(path, found=inspection.version)
+
+    @classmethod
+    def _connect_read_only(cls, path: Path, version: SchemaVersion) -> ProjectFile:
+        """Open for reading only (export, the navigation graph): a read-only file or folder is fine, nothing is
+        written and, without a live -wal, no side file is made (immutable: nobody has the file open)."""
+        has_wal = sidecar(path, "-wal").exists()
+        uri = path.absolute().as_uri() + ("?mode=ro" if has_wal else "?mode=ro&immutable=1")
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT_S)
+            trust_nothing_in_schema(conn)
+        except sqlite3.Error as exc:
+            raise _open_error(path, exc) from exc
+        project = cls(path, Database(conn, execute_plugins=False), version)
+        project.read_only = True
+        return project
 
     @classmethod
     def open_or_create(cls, path: PathArg) -> ProjectFile:
@@ -179,7 +200,8 @@ class ProjectFile:
             return
         self._closed = True
         try:
-            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if not self.read_only:
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as exc:
             # Every commit is already durable in the -wal; SQLite folds it in on the next open.
             log.warning("could not checkpoint %s on close: %s", self.path, exc)
@@ -320,6 +342,11 @@ class ProjectFile:
 
 def _check_writable(path: Path) -> None:
     """Raise ProjectReadOnlyError when this process may not write `path`; opening it for writing changes nothing."""
+    # A file whose owner may not write it was made read-only on purpose (`chmod 444`); root, whom the OS lets write
+    # anything, honours that too.
+    if os.name == "posix" and not os.stat(path).st_mode & stat.S_IWUSR:
+        raise ProjectReadOnlyError(path, f"its mode is {stat.S_IMODE(os.stat(path).st_mode):o}, which lets nobody "
+                                         "write it")
     # SQLite silently falls back to read-only for such a file and only fails at the first write, mid-job.
     try:
         os.close(os.open(path, os.O_RDWR))
