@@ -101,7 +101,11 @@ def _signed_in_as(variables: dict[str, Any]) -> str:
 
 
 def start_url(scenario: Scenario, base_url: str) -> str:
-    """The scenario's start URL on the app under test: its path and query, resolved against `base_url`."""
+    """The scenario's start URL on the app under test: its path and query, resolved against `base_url`; an address
+    on an origin the scenario's context names (a sign-in service) is opened as it is."""
+    if scenario.context.origins and any(scenario.context.start_url.strip().startswith(origin + suffix)
+                                        for origin in scenario.context.origins for suffix in ("/", "?", "#")):
+        return scenario.context.start_url.strip()
     given = urlsplit(scenario.context.start_url)
     path = given.path or "/"
     return urljoin(base_url if base_url.endswith("/") else base_url + "/",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from studio.scenarios.expressions import ExpressionError, parse_expression
 
@@ -46,12 +46,76 @@ class Viewport(_Strict):
 
 class ScenarioContext(_Strict):
     """Where the goal starts: the platform (web), the start URL (a path is resolved against --base-url or the demo),
-    the viewport, and whether a saved signed-in session may be reused."""
+    the viewport, and whether a saved signed-in session may be reused.
+
+    The start URL is a path on the app under test, or an http(s) URL of it on this machine (the seed's
+    `http://localhost:5173/login` is a dev server's address: its path is opened on --base-url). An address on
+    another host is opened as it is only when `origins` (the studio's addition) names its origin; anything else —
+    file:, javascript:, data:, a browser page — is refused when the file is read, with its line."""
 
     platform: Literal["web"] = "web"
+    # Before start_url, whose check reads it.
+    origins: list[str] = Field(default_factory=list, description=(
+        "origins (scheme://host[:port]) besides the app's that start_url may be on, e.g. a sign-in service"))
     start_url: str = Field(min_length=1)
     viewport: Viewport = Field(default_factory=Viewport)
     session_reuse: bool = False
+
+    @field_validator("origins")
+    @classmethod
+    def _web_origins(cls, origins: list[str]) -> list[str]:
+        for given in origins:
+            if _origin(given) is None:
+                raise ValueError(f"{given!r} is not an http(s) origin such as https://sso.example.com")
+        return [_origin(given) or given for given in origins]
+
+    @field_validator("start_url")
+    @classmethod
+    def _start_on_the_app(cls, start_url: str, info: ValidationInfo) -> str:
+        given = start_url.strip()
+        scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*):", given)
+        if given.startswith("//") or (scheme and scheme.group(1).lower() not in ("http", "https")):
+            what = "a scheme-relative address" if given.startswith("//") else f"a {scheme.group(1).lower()}: URL" \
+                if scheme else "it"
+            raise ValueError(f"it must be a path on the app under test (e.g. /login) or an http(s) URL of "
+                             f"it; {what} cannot be a scenario's start page")
+        if scheme is None:
+            return start_url  # a path, resolved against the app under test
+        origin = _origin(given)
+        if origin is None:
+            raise ValueError(f"{given!r} is not a well-formed http(s) URL")
+        if not _on_this_machine(origin) and origin not in info.data.get("origins", []):
+            raise ValueError(f"it is on {origin}, another origin than the app under test; name it in "
+                             f"context.origins to start there, or give a path (e.g. {_path_of(given)})")
+        return start_url
+
+
+def _origin(url: str) -> str | None:
+    """scheme://host[:port] of an http(s) URL (default port left out), or None."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    default = {"http": 80, "https": 443}[parts.scheme.lower()]
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname.lower()
+    return f"{parts.scheme.lower()}://{host}" + ("" if port in (None, default) else f":{port}")
+
+
+def _on_this_machine(origin: str) -> bool:
+    host = origin.split("://", 1)[1].rsplit(":", 1)[0] if "]" not in origin else origin.split("[", 1)[1].split("]")[0]
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def _path_of(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
 
 
 class McpCall(_Strict):

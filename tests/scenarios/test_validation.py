@@ -56,7 +56,7 @@ def test_every_problem_says_where_and_what(tmp_path):
     _scenario, problems = check_scenario(path)
     found = {str(p).split(": ", 1)[1]: (p.line, p.column) for p in problems}
     assert found == {
-        "unknown key 'colour'; the keys here are platform, start_url, viewport, session_reuse": (8, 3),
+        "unknown key 'colour'; the keys here are platform, origins, start_url, viewport, session_reuse": (8, 3),
         "unknown MCP endpoint 'data.user.creat'; did you mean 'data.user.create'?": (19, 10),
         "'goal.success.mode' is 'some', which is not one of 'any' or 'all'": (27, 11),
         "unknown key 'url_contians'; did you mean 'url_contains'?": (35, 9),
@@ -138,3 +138,28 @@ def test_the_json_schema_accepts_what_validation_accepts(capsys):
     example["constraints"]["max_stepz"] = 3
     assert any("max_stepz" in error.message for error in validator.iter_errors(example))
     assert "stagnation" in schema["$defs"]["HintTrigger"]["properties"]["when"]["description"]
+
+
+@pytest.mark.parametrize(("start", "why"), [
+    ("file:///etc/passwd", "a file: URL cannot be a scenario's start page"),
+    ("javascript:alert(document.cookie)", "a javascript: URL cannot be"),
+    ("chrome://version", "a chrome: URL cannot be"),
+    ("//evil.example/login", "a scheme-relative address cannot be"),
+    ("https://evil.example/login", "it is on https://evil.example, another origin than the app under test; name it "
+                                   "in context.origins"),
+])
+def test_a_start_url_off_the_app_is_refused_with_its_line_and_why(tmp_path, capsys, start, why):
+    path = broken(tmp_path, **{'"http://localhost:5173/login"': f'"{start}"'})
+    assert main(["validate", str(path)]) == 1
+    line = capsys.readouterr().out.strip()
+    assert line.startswith(f"{path}:8:14: 'context.start_url': ") and why in line
+
+
+def test_another_origin_is_a_start_page_only_when_the_context_names_it(tmp_path):
+    from studio.scenarios.runner import start_url
+
+    named = load_scenario(broken(tmp_path, **{'"http://localhost:5173/login"': '"https://sso.example.com/login"\n'
+                                              '  origins: ["https://sso.example.com"]'}))
+    assert start_url(named, "http://127.0.0.1:8000/") == "https://sso.example.com/login"
+    seed = load_scenario(EXAMPLE)  # the seed's dev-server address: its path is opened on the app under test
+    assert start_url(seed, "http://127.0.0.1:8000/") == "http://127.0.0.1:8000/login"
