@@ -76,7 +76,7 @@ class RowReader:
         if key not in self._seen:
             self._seen.add(key)
             self.damaged.append(DamagedRow(table, row_id, reason))
-            log.warning("skipped damaged row %s %r: %s", table, row_id, reason)
+            log.info("skipped damaged row %s %r: %s", table, row_id, reason)  # the command says it once
         return None
 
 
