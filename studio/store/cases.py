@@ -77,10 +77,10 @@ class CaseStore:
         rows = self.db.execute(
             "SELECT id, version, at, author, summary, data FROM case_versions WHERE case_id = ? ORDER BY version",
             (case_id,)).fetchall()
-        versions = []
+        versions: list[CaseVersion] = []
         for row_id, v, at, a, s, d in rows:
             case = self.rows.model(TestCase, "case_versions", row_id, d)
-            entry = case and self.rows.fields(CaseVersion, "case_versions", row_id, {
+            entry = None if case is None else self.rows.fields(CaseVersion, "case_versions", row_id, {
                 "case_id": case_id, "version": v, "at": at, "author": a, "summary": s, "case": case})
             if entry is not None:
                 versions.append(entry)

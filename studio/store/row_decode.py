@@ -71,7 +71,8 @@ class RowReader:
         return [f"Skipped {row}: it was damaged, perhaps edited outside Preflight Studio; the rest of the project "
                 "is intact." for row in self.damaged]
 
-    def _skip(self, table: str, row_id: object, reason: str) -> None:
+    def _skip(self, table: str, row_id: object, reason: str) -> Any:
+        """Note the row (once) and return None, its value for the caller."""
         key = (table, repr(row_id))
         if key not in self._seen:
             self._seen.add(key)
