@@ -116,7 +116,21 @@ class ProjectService(QObject):
         self.settings.settings.remember_project(path)
         self.settings.save()
         self.projectChanged.emit(str(project.path))
+        self._report_damaged_rows(project)
         return True
+
+    def _report_damaged_rows(self, project: ProjectFile) -> None:
+        """Read the project's jobs, cases and findings once, so rows someone else damaged are named now, not found
+        one by one later (each is skipped wherever it is read)."""
+        project.jobs.all()
+        project.cases.cases()
+        project.findings.all()
+        damaged = project.rows.damaged
+        if damaged:
+            shown = "; ".join(str(row) for row in damaged[:3]) + (f"; and {len(damaged) - 3} more" if len(damaged) > 3
+                                                                   else "")
+            self.errorOccurred.emit(f"{project.path.name} has {len(damaged)} damaged row(s), skipped: {shown}. They "
+                                    "were perhaps edited outside Preflight Studio; the rest of the project works.")
 
     def _switch(self, opener) -> ProjectFile | None:
         """Open the project `opener` gives in place of the current one; None (the error emitted) when it fails."""

@@ -105,6 +105,24 @@ def test_a_shared_file_with_a_planted_trigger_offers_a_clean_copy(studio, tmp_pa
     assert urls == ["http://app/theirs", "http://app/mine"]
 
 
+def test_damaged_rows_in_a_shared_file_are_named_and_the_rest_opens(studio, tmp_path):
+    import sqlite3
+
+    services, window = studio
+    shared = tmp_path / "shared.studio"
+    with ProjectFile.create(shared) as project:
+        project.record(NavigationEvent(session_id="s1", url="http://app/theirs"))
+    conn = sqlite3.connect(shared)
+    conn.execute("INSERT INTO jobs (id, kind, status, created_at, updated_at, data) VALUES "
+                 "('j9', 'preflight', 'paused', 1, 1, '{not json')")
+    conn.commit()
+    conn.close()
+    window.ask_open_path = lambda: str(shared)
+    window.open_project()
+    assert services.project.path == shared
+    assert "has 1 damaged row(s), skipped: jobs row 'j9'" in window.message_bar.label.text()
+
+
 def test_settings_apply_to_the_next_session(studio, tmp_path):
     services, window = studio
     updated = StudioSettings(headless=False, viewport=(1024, 768), browser_path="/opt/chrome")
