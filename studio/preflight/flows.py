@@ -12,6 +12,8 @@ import re
 from studio.models.catalog import FormField, FormInfo
 from studio.models.context import FlowSummary
 from studio.models.locator import LocatorSpec, LocatorStep
+from studio.models.testcase import CaseStep, StepAction
+from studio.preflight.hangs import leave_stuck_page
 from studio.preflight.run import PreflightRun
 from studio.preflight.survey import Survey
 from studio.race.errors import RaceError
@@ -45,7 +47,9 @@ def _describe(form: FormInfo) -> str:
     return f"{form.step_text}: {fields or 'no fields'}"
 
 
-async def _fill(run: PreflightRun, form: FormInfo) -> None:
+async def _fill(run: PreflightRun, form: FormInfo, path: str) -> bool:
+    """Give the required fields plausible values; False when the page stopped answering on one (a key handler stuck
+    in a loop): that is reported and the page replaced (hangs.py), and the wizard is walked no further."""
     driver = run.driver
     for field in form.fields:
         if not field.spec.required:
@@ -64,7 +68,13 @@ async def _fill(run: PreflightRun, form: FormInfo) -> None:
             elif field.locator:
                 await driver.must("fill", field.locator, value=value)
         except RaceError as error:
+            kind = field.spec.type
+            action: StepAction = "check" if kind in ("radio", "checkbox") else "select" if kind == "select" else "fill"
+            step = CaseStep(action=action, target=f"'{field.spec.label or field.spec.name}'", data=value)
+            if await leave_stuck_page(run, path, step, error):
+                return False
             run.note(f"Could not fill {field.spec.name!r}: {str(error).splitlines()[0]}")
+    return True
 
 
 async def walk_wizard(run: PreflightRun, survey: Survey) -> None:
@@ -83,13 +93,18 @@ async def walk_wizard(run: PreflightRun, survey: Survey) -> None:
             steps.append(f"stopped before '{submit.name}' (preflight never submits)")
             break
         run.progress(f"Wizard {form.step_text}: filling required fields and pressing {submit.name}")
-        await _fill(run, form)
+        if not await _fill(run, form, path):
+            steps.append("the page stopped answering while its fields were filled (see the suspected defect)")
+            break
         run.budget.charge_step()
         run.budget.check()
         try:
             await run.driver.must("click", submit.locator)
         except RaceError as error:
-            steps.append(f"'{submit.name}' could not be pressed: {str(error).splitlines()[0]}")
+            pressed = CaseStep(action="click", target=f"the {submit.name} button")
+            stuck = await leave_stuck_page(run, path, pressed, error)
+            steps.append(f"the page stopped answering when '{submit.name}' was pressed (see the suspected defect)"
+                         if stuck else f"'{submit.name}' could not be pressed: {str(error).splitlines()[0]}")
             break
         # The next step has the same URL: keep it as a catalogue of its own ('#step-N').
         next_survey = await run.survey(reached_by=f"{form.step_text} › {submit.name}", deep=True,

@@ -28,6 +28,7 @@ from studio.preflight.entry_trials import SAMPLES, try_entry
 from studio.preflight.explorer import CONTROLS_JS, PAGE_CONTROLS_JS, Explorer
 from studio.preflight.findings import report_finding
 from studio.preflight.form_trials import FormTrials
+from studio.preflight.hangs import ControlHangs, Hangs
 from studio.preflight.persistence import said as _said
 from studio.preflight.persistence import try_persistence
 from studio.preflight.run import PreflightRun
@@ -90,6 +91,7 @@ class Prober:
         self.drew_on_chance = False  # the page drew random numbers (while loading or during a step) at some point
         self.last_step: tuple[PageDriver, str] | None = None  # the last in-place step's page, its address before it
         self.stopped_before = 0  # the sandbox's stopped writes when the current try began
+        self.hangs = Hangs(run, box, catalog.path, self.url)  # controls the page stopped answering on (skipped)
 
     # -- one try ----------------------------------------------------------------------------------
 
@@ -118,7 +120,16 @@ class Prober:
             return None
 
     async def act(self, driver: PageDriver, observer: OutcomeObserver, step: CaseStep) -> CaseStep:
-        """Do `step` and return it with what it changed. An uncaught error the page throws is a suspected defect."""
+        """Do `step` and return it with what it changed. An uncaught error the page throws is a suspected defect; a
+        page that stopped answering during it is one too, and raises ControlHangs (hangs.py)."""
+        self.hangs.check(step)
+        try:
+            return await self._act(driver, observer, step)
+        except (RaceError, BrowserError) as error:
+            await self.hangs.judge(driver, step, error)  # raises ControlHangs when the page no longer answers
+            raise
+
+    async def _act(self, driver: PageDriver, observer: OutcomeObserver, step: CaseStep) -> CaseStep:
         role = _last_role(step)
         with observer.page_errors() as errors:
             before = await observer.before(step.locator, role)
@@ -191,7 +202,10 @@ class Prober:
         stopped there and said so), then every other control the snapshot sees (explorer.py)."""
         entered = False
         for field in [f for f in self.catalog.inputs if f.role in TEXT_ROLES and f.locator is not None][:2]:
-            adds = await try_entry(self, field)
+            try:
+                adds = await try_entry(self, field)
+            except ControlHangs:
+                continue  # reported when it hung; the page's other controls are still tried
             if adds:
                 entered = True
                 found = await self.find_items(adds)

@@ -11,6 +11,8 @@ as every other agent, and is followed by a settle.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from types import TracebackType
 from typing import Any
@@ -23,8 +25,11 @@ from studio.race.driver import PageDriver
 from studio.race.recorder import RequestWatch
 from studio.runtime.live import LivePage
 
+log = logging.getLogger(__name__)
+
 STEP_TIMEOUT_MS = 3000
 NAVIGATION_TIMEOUT_MS = 15_000
+DISCARD_TIMEOUT_S = 10.0
 
 
 class Sandbox:
@@ -86,6 +91,15 @@ class Sandbox:
         # next reading waits for it).
         await driver.wait_for_load("load", timeout_ms=max(0.1, deadline - time.monotonic()) * 1000)
         await driver.settle_frames()  # nothing while the page is navigating; the next reading waits for it
+
+    async def discard(self) -> None:
+        """Close the current page's context now, as the tester's page is replaced when stuck (replace_stuck_page): a
+        page stuck in a script's loop keeps a renderer busy until it is closed. Bounded, so the preflight goes on
+        even then: a context the browser did not close in time is logged and ends with the browser session."""
+        try:
+            await asyncio.wait_for(self._close(), DISCARD_TIMEOUT_S)
+        except TimeoutError:
+            log.warning("closing a stuck sandbox page took over %g s", DISCARD_TIMEOUT_S)
 
     async def _close(self) -> None:
         requests, self._requests = self._requests, None

