@@ -15,6 +15,8 @@ import pyotp
 
 from studio.models.context import JobRecord, PendingQuestion
 from studio.models.locator import LocatorSpec, LocatorStep
+from studio.models.testcase import CaseStep
+from studio.preflight.hangs import leave_stuck_page
 from studio.preflight.roles import probe_privileged_pages
 from studio.preflight.run import Blocked, NeedAnswers, PreflightRun, origin_of
 from studio.preflight.survey import Survey
@@ -130,6 +132,12 @@ async def _log_in(run: PreflightRun, survey: Survey) -> Survey:
     except AnswerRefused as refused:
         return _go_on_signed_out(run, survey, str(refused))
     except RaceError as error:
+        # A login field whose key handler never returns: reported, the page replaced, and the public pages mapped
+        # (asking for the account again would not help).
+        typing = CaseStep(action="fill", target="the sign-in form", data="the account's email and password")
+        if await leave_stuck_page(run, login_path, typing, error):
+            return _go_on_signed_out(run, survey, f"The login at {login_path} stopped answering while it was "
+                                     "filled in, so only the public pages are mapped (see the suspected defect).")
         context.auth_state.blockers = [f"The login form could not be used: {str(error).splitlines()[0]}"]
         raise NeedAnswers(_credentials_questions(login_path, context.auth_state.blockers[0])) from error
     survey = await run.survey("signing in")

@@ -2,7 +2,8 @@
 
 The app's origin has a login form; its home can redirect to the other origin (HTTP 302 or a script's
 location.href), where a look-alike login page reports every keystroke typed into it to its server (`leaks`), or
-be the /keyspin page (home="notes") or the /keywizard one (home="wizard").
+be the /keyspin page (home="notes"), the /keywizard one (home="wizard") or a sign-in form whose password field
+loops on a key (home="keylogin").
 /spin busy-loops in the page after load; /keyspin loads, then busy-loops once a key goes into its note field
 (/keywizard too, in a wizard's required field); /slow answers after `slow_s` seconds; /big?n=N has N buttons.
 """
@@ -70,6 +71,9 @@ class HostileApp:
             return await self.keyspin(request)
         if home == "wizard":
             return await self.keywizard(request)
+        if home == "keylogin":  # the sign-in form, whose password field loops once a key goes into it
+            return page("Sign in", LOGIN_FORM + "<script>document.getElementById('password')"
+                                                ".addEventListener('keydown', () => { for (;;) {} });</script>")
         return page("Sign in", LOGIN_FORM)
 
     async def login(self, request: web.Request) -> web.Response:

@@ -78,3 +78,21 @@ async def test_a_stuck_page_is_told_from_a_step_that_failed_on_a_page_that_answe
     with pytest.raises(RaceError) as typed:
         await driver.must("fill", "#note", value="x", timeout_ms=500)
     assert typed.value.kind == "timeout" and not await answers(driver)
+
+
+@pytest.mark.slow
+def test_a_login_field_that_loops_is_reported_and_the_public_pages_are_mapped(hostile, tmp_path, browser_info):
+    hostile.knobs["home"] = "keylogin"
+    answers_file = tmp_path / "answers.json"
+    answers_file.write_text(json.dumps({"credentials.email": "qa@example.com", "credentials.password": "pw-123"}))
+    done, took = preflight(hostile.app_url + "/", tmp_path / "p.studio", "--answers", str(answers_file))
+    # Before: the login form "could not be used" and the account was asked for again (exit 3), as if it were wrong.
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    assert took < 75, f"the preflight took {took:.0f} s"
+    context = json.loads(done.stdout)
+    (hung,) = [f for f in context["findings"] if "stopped answering when the sign-in form was typed into" in
+               f["summary"]]
+    assert "left that page and went on" in hung["summary"]
+    assert any("stopped answering while it was filled in" in b for b in context["auth_state"]["blockers"])
+    assert any(url.endswith("/reports") for url in context["evidence"]["visited_urls"])
+    assert "pw-123" not in done.stdout + done.stderr
