@@ -91,16 +91,26 @@
     return kids.length + ' items: ' + cells.join(' ') + more;
   }
 
-  // `listened`: whether the engine has just handed over the elements with click listeners (else none listens).
   const NO_BLOCKS = Object.freeze([]);
   // What an element inside a named one without any entry tells its parent (one object for thousands of table cells).
   const UNNAMED_NOTHING = Object.freeze({ entries: 0, text: null, lines: 0, block: true, held: NO_BLOCKS });
+  const CLOCK_EVERY = 64; // elements walked between two looks at the clock (reading it costs too)
 
-  function snapshot(listened) {
-    if (!listened) state.listened = new WeakSet();
-    const lines = ['# ' + document.title + ' — ' + location.href, '# role "name" ref #testid [states]'];
-    let count = 0;
+  // What an element's children add up to for it (`gather`: whether their text is read at all).
+  function tally(gather) {
+    return { entries: 0, text: '', long: !gather, lineCount: 0, run: false, ownText: false, held: [], kids: [], cut: false };
+  }
+
+  // One walk of the page from <body>, or of the rest of it from where the last walk stopped (`resume`), until the
+  // clock passes `deadline` (performance.now()) or its lines reach `chars` characters: a page of 200,000 elements
+  // takes longer to walk than a page is given to answer, and far more than one answer can hold. Returns its lines,
+  // the refs they list, and where to go on (`resume`: the elements open when it stopped, each with the child it
+  // was at) or null when it reached the end.
+  function walkPage(lines, resume, deadline, chars) {
+    let count = 0, written = 0, visited = 0;
     let last = null; // the role and name of the last line written
+    let stopped = null;
+    const open = []; // the elements whose children are being walked, outermost first
 
     function write(slot, el, role, indent, name, extra) {
       let line = indent + (role || el.tagName.toLowerCase());
@@ -111,6 +121,7 @@
       if (testId) line += ' #' + testId;
       const parts = role === 'text' ? extra : stateParts(el, role).concat(extra);
       lines[slot] = parts.length ? line + ' [' + parts.join(', ') + ']' : line;
+      written += lines[slot].length + 1;
       count += 1;
       last = { role, name };
     }
@@ -120,12 +131,55 @@
       return held.length;
     }
 
+    // Whether the walk stops before the next element: once it does, it keeps where it was (a copy of `open`).
+    function full() {
+      if (stopped) return true;
+      visited += 1;
+      if (written < chars && (visited % CLOCK_EVERY !== 0 || performance.now() < deadline)) return false;
+      stopped = open.map((frame) => ({ ...frame }));
+      return true;
+    }
+
+    // Walks `frame.nodes` (the children of `frame.el`) from `from`, adding up into `sum` what they tell it. While
+    // it runs, the frame is open: `index` is the child being walked, where a stopped walk goes on.
+    function walkChildren(frame, from, sum) {
+      open.push(frame);
+      const nodes = frame.nodes;
+      for (let i = from; i < nodes.length && !stopped; i++) {
+        frame.index = i;
+        const node = nodes[i];
+        if (node.nodeType === 3) {
+          if (!frame.gather) continue;
+          if (!node.data.trim()) { sum.text += ' '; continue; }
+          sum.ownText = true;
+          if (!sum.run) { sum.lineCount += 1; sum.run = true; }
+          if (!sum.long) sum.text += node.data;
+        } else if (node.nodeType === 1) {
+          const kid = walk(node, frame.inner, frame.cursor, !frame.gather);
+          if (!kid) continue;
+          sum.entries += kid.entries;
+          if (!frame.gather) continue;
+          sum.kids.push({ el: node, sum: kid });
+          for (const block of kid.held) sum.held.push(block);
+          if (kid.text === null) sum.long = true;
+          else if (kid.text && !sum.long) sum.text += kid.block ? ' ' + kid.text + ' ' : kid.text;
+          if (kid.block) { sum.lineCount += kid.lines; sum.run = false; } else if (kid.text && !sum.run) { sum.lineCount += 1; sum.run = true; }
+        }
+        if (sum.text.length > SHORT_TEXT * 4) sum.long = true;
+      }
+      open.pop();
+      // Cut short, its text and its cells are not all there: it is neither one short text nor a board.
+      if (stopped) { sum.long = true; sum.cut = true; }
+      return sum;
+    }
+
     // Writes the element's line (at a slot taken before its children, so lines stay in document order) and returns
     // what its parent needs: how many lines were written inside, its text (null when long), how many lines of text
     // it spans, whether it is a block, and the text blocks inside it not written yet: the parent may read them as
     // its own text (a counter "2 items left" is one line, not "2" and "items left"). Inside an element named by its
     // content (a list item, a row, a button) no text stands alone: the name holds it.
     function walk(el, indent, parentCursor, named) {
+      if (full()) return null;
       // Not shown, or hidden from assistive technology: nor is anything inside (the walk never enters it).
       if (el.getAttribute('aria-hidden') === 'true') return null;
       const style = getComputedStyle(el);
@@ -156,38 +210,18 @@
       // Inside an element named by its content no text block is written: its text is not gathered (the walk's
       // main cost on a big table).
       const gather = !named && !claims;
-      let entries = 0, text = '', long = !gather, lineCount = 0, run = false, ownText = false;
-      const held = [];
-      const kids = [];
       const nodes = block && style.contentVisibility === 'hidden' ? [] : childNodesOf(el);
-      for (const node of nodes) {
-        if (node.nodeType === 3) {
-          if (!gather) continue;
-          if (!node.data.trim()) { text += ' '; continue; }
-          ownText = true;
-          if (!run) { lineCount += 1; run = true; }
-          if (!long) text += node.data;
-        } else if (node.nodeType === 1) {
-          const sum = walk(node, inner, cursor, !gather);
-          if (!sum) continue;
-          entries += sum.entries;
-          if (!gather) continue;
-          kids.push({ el: node, sum });
-          for (const block of sum.held) held.push(block);
-          if (sum.text === null) long = true;
-          else if (sum.text && !long) text += sum.block ? ' ' + sum.text + ' ' : sum.text;
-          if (sum.block) { lineCount += sum.lines; run = false; } else if (sum.text && !run) { lineCount += 1; run = true; }
-        }
-        if (text.length > SHORT_TEXT * 4) long = true;
-      }
-      const whole = long ? null : clean(text, Infinity);
+      const sum = walkChildren({ el, nodes, index: 0, inner, cursor, gather }, 0, tally(gather));
+      const { long, lineCount, ownText, held, kids, cut } = sum;
+      let entries = sum.entries;
+      const whole = long ? null : clean(sum.text, Infinity);
       const short = whole !== null && whole.length <= SHORT_TEXT ? whole : null;
 
       if (named && !entry) return entries ? { entries, text: null, lines: 0, block, held: NO_BLOCKS } : UNNAMED_NOTHING;
       if (entry) {
         let name = nameOf(el, role);
         let claimed = claims || named;
-        if (!name && !entries && (!role || isClickable || live)) {
+        if (!name && !entries && !cut && (!role || isClickable || live)) {
           // (Inside a named element its text was not gathered: read it.)
           const own = gather ? short : clean(shortText(el), Infinity);
           if (own && own.length <= SHORT_TEXT) { name = own; claimed = true; }
@@ -200,12 +234,12 @@
         const extra = [];
         if (isClickable) extra.push('clickable');
         if (live) extra.push('live');
-        if (!entries && isBoard(kids)) extra.push(boardText(kids));
+        if (!entries && !cut && isBoard(kids)) extra.push(boardText(kids));
         else if (!claimed) entries += flush(held);
         write(slot, el, role, indent, name, extra);
         return { entries: entries + 1, text: null, lines: lineCount, block, held: [] };
       }
-      if (!entries && isBoard(kids)) {
+      if (!entries && !cut && isBoard(kids)) {
         write(slot, el, role, indent, nameOf(el, role), [boardText(kids)]);
         return { entries: 1, text: null, lines: lineCount, block, held: [] };
       }
@@ -220,14 +254,67 @@
       return { entries, text: entries ? null : short, lines: lineCount, block, held: [] };
     }
 
-    if (document.body) {
+    if (resume) {
+      // The rest of the innermost open element's children, then of each element around it; their own lines came
+      // with the walk before. The elements around stay open, so that a walk stopped again knows where it was.
+      for (let k = resume.length - 1; k >= 0 && !stopped; k--) {
+        open.length = 0;
+        open.push(...resume.slice(0, k));
+        const frame = { ...resume[k] };
+        const sum = walkChildren(frame, k === resume.length - 1 ? frame.index : frame.index + 1, tally(frame.gather));
+        if (frame.gather) flush(sum.held); // its text is long: the blocks stand alone
+      }
+    } else if (document.body) {
       const sum = walk(document.body, '', 'auto', false);
       if (sum) flush(sum.held);
     }
+    return { lines: lines.filter((line) => line !== null), refCount: count, resume: stopped };
+  }
+
+  const header = () => ['# ' + document.title + ' — ' + location.href, '# role "name" ref #testid [states]'];
+
+  function answer(piece, parts) {
     return {
-      text: lines.filter((line) => line !== null).join('\n'), refCount: count, url: location.href,
-      title: document.title, next: state.next,
+      text: piece.lines.join('\n'), refCount: piece.refCount, url: location.href, title: document.title,
+      next: state.next, first: piece.first, more: piece.resume !== null, elements: parts ? parts.elements : null,
     };
+  }
+
+  // `listened`: whether the engine has just handed over the elements with click listeners (else none listens).
+  // Without `options`, the whole page in one walk. With them ({offset, partChars, budgetMs, largePage}), one walk
+  // takes at most `budgetMs`, and a page of more than `largePage` elements is walked in pieces of about
+  // `partChars` characters: the piece holding line `offset` (kept from an earlier call, or walked on from the
+  // piece before it). The pieces are kept until the next snapshot from line 0; `first` is a piece's first line,
+  // `more` whether pieces follow, `elements` the page's element count (null when it came whole). `lost` instead:
+  // `offset` is no line of the snapshot as it is now (the page changed or navigated since the part before).
+  function snapshot(listened, options) {
+    if (!listened) state.listened = new WeakSet();
+    if (!options) {
+      const piece = walkPage(header(), null, Infinity, Infinity);
+      return { text: piece.lines.join('\n'), refCount: piece.refCount, url: location.href, title: document.title, next: state.next };
+    }
+    const { offset, partChars, budgetMs, largePage } = options;
+    const deadline = performance.now() + budgetMs;
+    const parts = state.parts;
+    if (offset > 0 && parts) {
+      const tail = parts.pieces[parts.pieces.length - 1];
+      const end = tail.first + tail.lines.length;
+      const held = parts.pieces.find((piece) => offset >= piece.first && offset < piece.first + piece.lines.length);
+      if (held) return answer(held, parts);
+      if (offset === end && !tail.resume) return answer(tail, parts);
+      if (offset === end && tail.resume.every((frame) => frame.el.isConnected)) {
+        const piece = walkPage([], tail.resume, deadline, partChars);
+        piece.first = end;
+        parts.pieces.push(piece);
+        return answer(piece, parts);
+      }
+      return { lost: true, next: state.next };
+    }
+    const elements = document.getElementsByTagName('*').length;
+    const piece = walkPage(header(), null, deadline, elements > largePage ? partChars : Infinity);
+    piece.first = 0;
+    state.parts = piece.resume ? { pieces: [piece], elements } : null;
+    return piece.resume && offset >= piece.lines.length ? { lost: true, next: state.next } : answer(piece, state.parts);
   }
 
   pfs.snapshot = snapshot;

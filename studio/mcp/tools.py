@@ -46,10 +46,12 @@ it is not guessed: take a new snapshot and use the new ref.
 presses on whatever has the focus (arrow keys in a game). browser_wait_for waits for a text, an element's state or \
 the URL; browser_go_back is the Back button.
 - A snapshot of a very large page comes in parts: the answer says truncated, with nextOffset; call browser_snapshot \
-again with that offset, or get_descendants on a container's ref.
+again with that offset, or get_descendants on a container's ref. A page too large to take at once (its \
+elementCount is given) is read a part at a time, and stays open.
 - observe_element_state reports all facts without acting. disable_preflight_observation makes actions act at once.
 - Errors come back as {"error": {"type": ..., "message": ...}}; the message says what to do next. A page that \
-stops answering (a script stuck in a busy loop) gives type "timeout" and is closed: browser_navigate opens it again."""
+stops answering (a script stuck in a busy loop) gives type "timeout" and is closed: browser_navigate opens it again. \
+A call that runs out of time on a page that still answers also gives "timeout", and the page stays open."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 ACTING = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
@@ -99,7 +101,8 @@ class BrowserTools(InputTools):
         `role "name" ref #testid [states]`. Returns {url, title, text, refCount}. Use the refs in the other tools;
         they stay valid until the page navigates or re-renders that element. A name cut short ends with "…" (a
         table row shows its first 60 characters): get_descendants on its ref gives the full text, cell by cell. A
-        very large page comes in parts: then truncated is true, and nextOffset and note say how to get the rest."""
+        very large page comes in parts: then truncated is true, and nextOffset and note say how to get the rest; a
+        page too large to take at once also gives its elementCount, and totalLines only with its last part."""
         return tool_result(await self.belt.snapshot(browserContext, offset))
 
     async def get_ancestors(self, ref: Ref, browserContext: ContextName) -> CallToolResult:

@@ -315,12 +315,19 @@ class ElementInfo(BaseModel):
 
 
 class PageSnapshot(BaseModel):
-    """A compact accessibility snapshot with refs: one line per meaningful element, indented by nesting."""
+    """A compact accessibility snapshot with refs: one line per meaningful element, indented by nesting.
+
+    A page too large to take at once comes a piece at a time (elementCount says why): `text` is then the piece's
+    lines, starting at line `first` of the whole, and `more` says whether pieces follow.
+    """
 
     url: str
     title: str
     text: str
     refCount: int
+    first: int = 0
+    more: bool = False
+    elementCount: int | None = None
 
 
 RaceErrorKind = Literal[

@@ -275,10 +275,11 @@ class PageDriver(PageReads):
         so the exported test waits for it too."""
         self._record_plain(action, url=self.page.url, locator=locator, value=value)
 
-    async def snapshot(self) -> PageSnapshot:
-        """The page's snapshot with refs; the runner keeps what it says of each ref, so that an element the page
-        replaces before an action reaches it can still be found (see studio.race.rebind)."""
-        snapshot = await self.race.snapshot()
+    async def snapshot(self, offset: int = 0, part_chars: int | None = None) -> PageSnapshot:
+        """The page's snapshot with refs (in parts: see RacePage.snapshot); the runner keeps what it says of each
+        ref, so that an element the page replaces before an action reaches it can still be found (see
+        studio.race.rebind)."""
+        snapshot = await self.race.snapshot(offset, part_chars)
         self.runner.rebind.note_snapshot(snapshot.text)
         return snapshot
 

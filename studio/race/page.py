@@ -10,6 +10,14 @@ from studio.models.race import OBSERVATIONS, ElementInfo, Observation, PageSnaps
 from studio.race.errors import RaceError, context_closed, unknown_ref
 from studio.race.world import PAGE_TIMEOUT_S, IsolatedWorld
 
+# Past this many elements a page is snapshotted in pieces when answers are read in parts: a whole walk of it takes
+# seconds (200,000 elements: 6 s and more), and its snapshot is hundreds of answers long anyway.
+LARGE_PAGE_ELEMENTS = 50_000
+# One walk takes at most this share of the time the page is given to answer (the rest: handing the lines over).
+WALK_SHARE = 0.5
+# A piece's lines fill this share of an answer: the lines of the elements it stopped inside come on top.
+PIECE_FILL = 0.9
+
 
 class RacePage:
     """Everything seed 001 does on one page. Preflight observation before actions is on by default."""
@@ -25,12 +33,28 @@ class RacePage:
 
     # -- reading the page ------------------------------------------------------------------------
 
-    async def snapshot(self) -> PageSnapshot:
-        """A compact snapshot: one line per meaningful element with its ref, role, name, test id and states."""
+    async def snapshot(self, offset: int = 0, part_chars: int | None = None) -> PageSnapshot:
+        """A compact snapshot: one line per meaningful element with its ref, role, name, test id and states.
+
+        Without `part_chars`, the whole page in one walk. With it (an agent reading answers of that size), no walk
+        outlasts a share of the time the page is given to answer, and a page too large to take at once comes in
+        pieces of about `part_chars` characters, the piece holding line `offset` (walked when first asked for):
+        walking 200,000 elements at once took longer than that time, and the page was closed as if stuck.
+        """
         self._alive()
         listened = await self.world.mark_click_listeners()
-        result = await self.world.call("snapshot", listened, during="taking the snapshot")
-        return PageSnapshot(url=result["url"], title=result["title"], text=result["text"], refCount=result["refCount"])
+        if part_chars is None:
+            result = await self.world.call("snapshot", listened, during="taking the snapshot")
+            return PageSnapshot(url=result["url"], title=result["title"], text=result["text"],
+                                refCount=result["refCount"])
+        options = {"offset": offset, "partChars": int(part_chars * PIECE_FILL), "largePage": LARGE_PAGE_ELEMENTS,
+                   "budgetMs": round(self.world.timeout_s * WALK_SHARE * 1000)}
+        result = await self.world.call("snapshot", listened, options, during="taking the snapshot")
+        if result.get("lost"):
+            raise RaceError("bad_input", f"Line {offset} is no longer part of this page's snapshot (the page changed "
+                                         "since the part before); call browser_snapshot without offset to start again.")
+        return PageSnapshot(url=result["url"], title=result["title"], text=result["text"], refCount=result["refCount"],
+                            first=result["first"], more=result["more"], elementCount=result["elements"])
 
     async def read(self, function: str, during: str, prelude: str = "", listeners: bool = False) -> Any:
         """Run a studio read script in the isolated world, beside the library: `prelude` (statements, e.g. a kit the

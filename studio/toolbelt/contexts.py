@@ -28,6 +28,8 @@ VIEWPORT = (1280, 720)
 ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 20_000
 _MAX_NAME = 64
+# How long a page that kept a tool waiting has to answer a one-line question to show it is not stuck.
+PROBE_TIMEOUT_S = 2.0
 
 
 def check_name(name: str) -> str:
@@ -126,6 +128,18 @@ class BrowserContexts:
         if entry is not None:
             entry.driver.race.preflight = enabled
         return enabled
+
+    async def still_answers(self, name: str) -> int | None:
+        """The element count of a context's page if it still answers a one-line question within a short time, else
+        None: a call that ran out of time on a large or slow page is no reason to close that page."""
+        try:
+            driver = self.get(name).driver
+            count = await driver.evaluate("document.getElementsByTagName('*').length",
+                                          during="checking that the page still answers",
+                                          seconds=min(PROBE_TIMEOUT_S, self.page_timeout_s))
+        except RaceError:  # no answer in time (a busy loop holds every script of its page), or no page to ask
+            return None
+        return count if isinstance(count, int) else None
 
     async def close_stuck_page(self, name: str) -> bool:
         """Close a context's page that stopped answering (the next navigation opens a new one); False if none."""

@@ -74,7 +74,13 @@ class ToolGuard:
             return _internal(tool, error)
 
     async def _stuck(self, tool: str, name: str, seconds: float) -> ToolError:
-        """A page that stopped answering answers nothing later either: close it, so a navigation starts afresh."""
+        """A page that stopped answering answers nothing later either: close it, so a navigation starts afresh. One
+        that still answers a one-line question is large or slow, not stuck: it stays open."""
+        elements = await self.contexts.still_answers(name)
+        if elements is not None:
+            return ToolError.of("timeout", f"{tool} gave up after {seconds:g} s on a page that still answers (it has "
+                                           f"{elements:,} elements), so the page stays open: try again, or work on "
+                                           "a smaller part of it (get_descendants on a container's ref).")
         closed = await self.contexts.close_stuck_page(name)
         then = (f"That page was closed; call browser_navigate with browserContext {name!r} to open a fresh one."
                 if closed else "Call browser_navigate to open the page again.")

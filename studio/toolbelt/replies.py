@@ -54,7 +54,9 @@ class SnapshotReply(ToolReply):
     truncated: bool = False
     offset: int = Field(default=0, description="The first line of the snapshot this answer shows.")
     nextOffset: int | None = Field(default=None, description="Pass as offset for the next part (when truncated).")
-    totalLines: int | None = None
+    totalLines: int | None = Field(default=None, description="The snapshot's length in lines, once it is known.")
+    elementCount: int | None = Field(default=None, description="The page's element count, when it is too large to "
+                                                               "take at once (its snapshot then comes in parts).")
     note: str | None = None
 
     def to_json(self) -> dict[str, Any]:

@@ -76,7 +76,7 @@ class Toolbelt(InputTools, WaitTools):
         async def body(entry: NamedContext) -> SnapshotReply:
             if offset < 0:
                 raise RaceError("bad_input", f"offset is a line number of the snapshot, 0 or more; it was {offset}.")
-            return self._part(await entry.driver.snapshot(), offset)
+            return self._part(await entry.driver.snapshot(offset, self.snapshot_max_chars), offset)
 
         return await self._with_page("browser_snapshot", context, body)
 
@@ -113,25 +113,33 @@ class Toolbelt(InputTools, WaitTools):
     # -- parts of the tools ----------------------------------------------------------------------
 
     def _part(self, snapshot: PageSnapshot, offset: int) -> SnapshotReply:
-        """The whole snapshot, or the lines from `offset` that fit in one answer, with how to get the rest."""
+        """The whole snapshot, or the lines from `offset` that fit in one answer, with how to get the rest. Of a page
+        too large to take at once (elementCount), `snapshot` is the piece holding line `offset`: its lines start at
+        line `first`, and `more` says whether pieces follow (the snapshot's length is known only at its end)."""
         lines = snapshot.text.splitlines()
-        if offset == 0 and len(snapshot.text) <= self.snapshot_max_chars:
-            return SnapshotReply(**snapshot.model_dump())
+        whole = snapshot.elementCount is None
+        if whole and offset == 0 and len(snapshot.text) <= self.snapshot_max_chars:
+            return SnapshotReply(url=snapshot.url, title=snapshot.title, text=snapshot.text,
+                                 refCount=snapshot.refCount)
         shown: list[str] = []
         size = 0
-        for line in lines[offset:]:
+        for line in lines[offset - snapshot.first:]:
             if shown and size + len(line) + 1 > self.snapshot_max_chars:
                 break
             shown.append(line)
             size += len(line) + 1
         end = offset + len(shown)
-        more = end < len(lines)
-        note = (f"The snapshot has {len(lines)} lines ({len(snapshot.text):,} characters); this answer shows lines "
-                f"{offset}–{max(offset, end - 1)}. "
+        known = snapshot.first + len(lines)  # the lines walked so far
+        more = end < known or snapshot.more
+        what = (f"The snapshot has {len(lines)} lines ({len(snapshot.text):,} characters)" if whole else
+                f"The page is too large to take at once ({snapshot.elementCount:,} elements), so its snapshot comes "
+                "in parts")
+        note = (f"{what}; this answer shows lines {offset}–{max(offset, end - 1)}. "
                 + (f"Call browser_snapshot with offset={end} for the next part, or get_descendants on a container's "
                    "ref to read one part of the page." if more else "This is the last part."))
         return SnapshotReply(url=snapshot.url, title=snapshot.title, text="\n".join(shown), refCount=snapshot.refCount,
-                             truncated=more, offset=offset, nextOffset=end if more else None, totalLines=len(lines),
+                             truncated=more, offset=offset, nextOffset=end if more else None,
+                             totalLines=None if snapshot.more else known, elementCount=snapshot.elementCount,
                              note=note)
 
 
