@@ -86,7 +86,7 @@ class ProjectFile:
         self.llm_calls = LLMCallStore(db)
         self.findings = FindingStore(db, self.rows)
         # What the live views read: new rows since a row id, pages of events before a time.
-        self.timeline = EventTimeline(db)
+        self.timeline = EventTimeline(db, self.rows)
 
     # -- opening -----------------------------------------------------------------------------------------------
 

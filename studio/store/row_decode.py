@@ -66,6 +66,10 @@ class RowReader:
         """Every (id, data) row that decodes, in order."""
         return [m for row_id, data in rows if (m := self.model(model, table, row_id, data)) is not None]
 
+    def damaged_row(self, table: str, row_id: object, reason: str) -> None:
+        """Note a row a reader of its own found damaged (the Events dock's events)."""
+        self._skip(table, row_id, reason)
+
     def sentences(self) -> list[str]:
         """One sentence per damaged row found so far, for the command or window to show."""
         return [f"Skipped {row}: it was damaged, perhaps edited outside Preflight Studio; the rest of the project "

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from sqlite_utils import Database
 
 from studio.models.events import (
@@ -29,6 +28,7 @@ from studio.models.events import (
 )
 from studio.models.project import ConsoleRecord, NavigationRecord, NetworkRecord, ScreenshotRecord
 from studio.store.queries import FAILED_REQUEST_SQL
+from studio.store.row_decode import RowReader
 
 CONSOLE_ERROR_SQL = "(kind = 'page_error' OR level = 'error')"
 
@@ -67,27 +67,28 @@ class Group(NamedTuple):
     table: str
     where: str  # an extra condition; for the partial indexes it must be written exactly as the index's
     columns: str
-    record: Callable[..., Any]
+    record: type[BaseModel]
 
 
 GROUPS: dict[str, Group] = {
-    "pages": Group("navigations", "", "id, session_id, at, url, title", NavigationRecord.model_validate),
+    "pages": Group("navigations", "", "id, session_id, at, url, title", NavigationRecord),
     # length() reads the PNG's size from the record header without loading it.
     "screenshots": Group("screenshots", "", "id, session_id, at, label, url, width, height, length(png) AS size_bytes",
-                         ScreenshotRecord.model_validate),
+                         ScreenshotRecord),
     "console_errors": Group("console_events", CONSOLE_ERROR_SQL, "id, session_id, at, kind, level, text, url, line",
-                            ConsoleRecord.model_validate),
+                            ConsoleRecord),
     "network_failures": Group("network_events", FAILED_REQUEST_SQL,
                               "id, session_id, at, method, url, resource_type, status, failure, duration_ms",
-                              NetworkRecord.model_validate),
+                              NetworkRecord),
 }
 
 
 class EventTimeline:
     """The project's events read by row id (what is new since a cursor) and by time (a page before a moment)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rows: RowReader | None = None) -> None:
         self.db = db
+        self.rows = rows or RowReader()  # a row someone else damaged is skipped and named, not a crash of the view
 
     # -- by row id: the project tree -------------------------------------------------------------------------
 
@@ -117,7 +118,8 @@ class EventTimeline:
         where, params = _range(spec, session_id, after_id, upto_id)
         rows = self.db.query(
             f"SELECT {spec.columns} FROM {spec.table} WHERE {where} ORDER BY id DESC LIMIT ?", [*params, limit])
-        return [spec.record(row) for row in reversed(list(rows))]
+        read = (self.rows.fields(spec.record, spec.table, row.get("id"), row) for row in reversed(list(rows)))
+        return [record for record in read if record is not None]
 
     def count_since(self, group: str, session_id: str, after_id: int = 0, upto_id: int | None = None) -> int:
         """How many rows of a session's group have ids in (after_id, upto_id]."""
@@ -153,8 +155,15 @@ class EventTimeline:
         for rank, source in enumerate(SOURCES):
             page += [row for row in source.at_time(self.db, rank, edge) if (row[1], row[2]) not in taken]
         page.sort(key=_order)
-        events = (_event(rank, data) for _, rank, _, data in page)
+        events = (self._event(rank, data) for _, rank, _, data in page)
         return [event for event in events if event is not None]
+
+    def _event(self, rank: int, row: tuple[Any, ...]) -> EngineEvent | None:
+        try:
+            return _event(rank, row)
+        except (ValidationError, ValueError, TypeError) as error:  # columns of the wrong type or count
+            self.rows.damaged_row(SOURCES[rank].table, row[1], str(error).splitlines()[0])
+            return None
 
     def count_before(self, at: float = math.inf) -> int:
         """How many stored events happened before `at` (an index range count per table)."""

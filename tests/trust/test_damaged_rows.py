@@ -67,3 +67,22 @@ def test_export_writes_the_healthy_steps_and_cases_and_names_the_damaged_ones(tm
     assert main(["export", "--project", str(path), "--cases", "all", "--lang", "python", "--out", str(cases)]) == 0
     printed, err = capsys.readouterr()
     assert "Exported 1 case (tc-good)" in printed and "cases row 'tc-bad'" in err
+
+
+def test_the_live_views_skip_an_evidence_row_of_the_wrong_type(tmp_path):
+    from studio.models.events import NavigationEvent
+
+    path = tmp_path / "shared.studio"
+    with ProjectFile.create(path) as project:
+        for n in range(3):
+            project.record(NavigationEvent(session_id="s1", url=f"http://127.0.0.1:8123/p{n}"))
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE navigations SET at = 'yesterday' WHERE id = 2")
+    conn.commit()
+    conn.close()
+    with ProjectFile.open(path) as project:
+        pages = project.timeline.rows_since("pages", "s1")
+        events = project.timeline.before()
+        assert [p.url[-2:] for p in pages] == ["p0", "p2"] and len(events) == 2
+        assert [str(row) for row in project.rows.damaged][0].startswith("navigations row 2 (at")
+        assert len(project.navigations("s1")) == 2
