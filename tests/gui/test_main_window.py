@@ -81,19 +81,25 @@ def test_a_refused_file_shows_a_sentence_and_keeps_the_open_project(studio, tmp_
     assert "already exists" in window.message_bar.label.text()
 
 
-def test_a_shared_file_with_a_planted_trigger_offers_a_clean_copy(studio, tmp_path):
+def _open_shared(window, tmp_path, planted_sql: str):
+    """Open, in the window, a project someone shared after changing it with `planted_sql` outside the studio."""
     import sqlite3
 
-    services, window = studio
     shared = tmp_path / "shared.studio"
     with ProjectFile.create(shared) as project:
         project.record(NavigationEvent(session_id="s1", url="http://app/theirs"))
     conn = sqlite3.connect(shared)
-    conn.execute("CREATE TRIGGER wipe AFTER INSERT ON navigations BEGIN DELETE FROM navigations; END")
+    conn.execute(planted_sql)
     conn.commit()
     conn.close()
     window.ask_open_path = lambda: str(shared)
     window.open_project()
+    return shared
+
+
+def test_a_shared_file_with_a_planted_trigger_offers_a_clean_copy(studio, tmp_path):
+    services, window = studio
+    _open_shared(window, tmp_path, "CREATE TRIGGER wipe AFTER INSERT ON navigations BEGIN DELETE FROM navigations; END")
     assert "trigger wipe on navigations" in window.message_bar.label.text()
     buttons = window.message_bar.action_buttons
     assert [b.text() for b in buttons] == ["Open Clean Copy"]
@@ -106,19 +112,9 @@ def test_a_shared_file_with_a_planted_trigger_offers_a_clean_copy(studio, tmp_pa
 
 
 def test_damaged_rows_in_a_shared_file_are_named_and_the_rest_opens(studio, tmp_path):
-    import sqlite3
-
     services, window = studio
-    shared = tmp_path / "shared.studio"
-    with ProjectFile.create(shared) as project:
-        project.record(NavigationEvent(session_id="s1", url="http://app/theirs"))
-    conn = sqlite3.connect(shared)
-    conn.execute("INSERT INTO jobs (id, kind, status, created_at, updated_at, data) VALUES "
-                 "('j9', 'preflight', 'paused', 1, 1, '{not json')")
-    conn.commit()
-    conn.close()
-    window.ask_open_path = lambda: str(shared)
-    window.open_project()
+    shared = _open_shared(window, tmp_path, "INSERT INTO jobs (id, kind, status, created_at, updated_at, data) "
+                                            "VALUES ('j9', 'preflight', 'paused', 1, 1, '{not json')")
     assert services.project.path == shared
     assert "has 1 damaged row(s), skipped: jobs row 'j9'" in window.message_bar.label.text()
 
