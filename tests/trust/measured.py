@@ -1,14 +1,13 @@
 """Run `studio` as a tester would, in a subprocess, and measure its peak resident memory, so a walk-through can bound
-what a hostile input costs the machine. Two figures: wait4's (the process, or the largest of the children it waited
-for — exact for a command that starts none) and the studio process's own (the kernel's VmHWM, read every 50 ms while
-it runs), for a command that starts Playwright's driver, whose figure a loaded machine swells."""
+what a hostile input costs the machine: the studio process's own VmHWM, which it writes as it exits (peak_rss.py).
+wait4's and getrusage's figures are no use here: they keep the forking pytest worker's memory from before the exec,
+and take in Playwright's driver."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,8 +17,7 @@ class Finished:
     returncode: int
     stdout: str
     stderr: str
-    peak_rss_mb: float  # wait4's ru_maxrss
-    own_peak_rss_mb: float  # the studio process's VmHWM, last read before it exited
+    peak_rss_mb: float  # the studio process's VmHWM as it exited
 
 
 class MeasuredStudio:
@@ -29,37 +27,20 @@ class MeasuredStudio:
         logs.mkdir(parents=True, exist_ok=True)
         self._out, self._err = logs / "stdout.txt", logs / "stderr.txt"
         with self._out.open("wb") as out, self._err.open("wb") as err:
-            self.process = subprocess.Popen([sys.executable, "-m", "studio", *map(str, args)], stdout=out,
-                                            stderr=err, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+            self._peak = logs / "peak-kib.txt"
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "tests.trust.peak_rss", *map(str, args)], stdout=out, stderr=err,
+                stdin=subprocess.DEVNULL, env={**os.environ, **(env or {}), "STUDIO_PEAK_FILE": str(self._peak)})
 
     def finish(self, timeout_s: float = 120) -> Finished:
-        deadline = time.monotonic() + timeout_s
-        peak_kib = 0
-        while True:
-            peak_kib = max(peak_kib, _high_water_kib(self.process.pid))
-            pid, status, usage = os.wait4(self.process.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                self.process.kill()
-                pid, status, usage = os.wait4(self.process.pid, 0)
-                raise AssertionError(f"studio ran past {timeout_s} s: {self._err.read_text()[-2000:]}")
-            time.sleep(0.05)
-        self.process.returncode = os.waitstatus_to_exitcode(status)  # Popen must not wait for it again
+        try:
+            self.process.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"studio ran past {timeout_s} s: {self._err.read_text()[-2000:]}") from None
         return Finished(self.process.returncode, self._out.read_text(errors="replace"),
-                        self._err.read_text(errors="replace"), usage.ru_maxrss / 1024, peak_kib / 1024)
-
-
-def _high_water_kib(pid: int) -> int:
-    """The process's peak resident set so far (VmHWM, KiB); 0 once it has exited."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError):
-        pass
-    return 0
+                        self._err.read_text(errors="replace"), int(self._peak.read_text()) / 1024)
 
 
 def run_measured(*args: object, logs: Path, timeout_s: float = 120) -> Finished:

@@ -19,8 +19,8 @@ from studio.store import ProjectFile
 from tests.pilot.scripted_ai import act, observation, wait_for
 from tests.trust.measured import MeasuredStudio, one_sentence, run_measured
 
-# Measured: 60-135 MB (the command's own Python and its imports); the unbounded reads reached 23 GB.
-PEAK_RSS_MB = 400
+# Measured: 63-70 MB (the command's own Python and its imports); the unbounded reads reached 23 GB.
+PEAK_RSS_MB = 300
 
 YAML_BOMB = "\n".join(["version: '0.1'", 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'] + [
     f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]" for p, n in zip("abcdefgh", "bcdefghi")]) + "\n"
@@ -67,8 +67,8 @@ async def test_a_steered_ai_gets_one_sentence_per_attack_and_nothing_leaks(hosti
     assert all("root:x:0:0" not in path.read_text(errors="replace") for path in written if path.suffix == ".json")
     assert sum(path.stat().st_size for path in written) < 20 * 1024 * 1024  # nothing echoed the 200 MB
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-    print(f"pilot peak RSS {finished.own_peak_rss_mb:.0f} MB (with its children {finished.peak_rss_mb:.0f} MB)")
-    assert 0 < finished.own_peak_rss_mb < PEAK_RSS_MB, finished.own_peak_rss_mb
+    print(f"pilot peak RSS {finished.peak_rss_mb:.0f} MB")
+    assert 0 < finished.peak_rss_mb < PEAK_RSS_MB, finished.peak_rss_mb
 
 
 def test_yaml_bombs_and_a_huge_answers_file_are_one_sentence_in_bounded_memory(tmp_path):
@@ -81,7 +81,7 @@ def test_yaml_bombs_and_a_huge_answers_file_are_one_sentence_in_bounded_memory(t
         assert done.returncode == 1 and "Traceback" not in done.stderr
         assert one_sentence(done.stdout).startswith(f"{path}:")  # the problem with its line; a count on stderr
         print(f"validate {path.name} peak RSS {done.peak_rss_mb:.0f} MB")
-        assert done.peak_rss_mb < PEAK_RSS_MB, (path.name, done.peak_rss_mb)
+        assert 0 < done.peak_rss_mb < PEAK_RSS_MB, (path.name, done.peak_rss_mb)
     answers = tmp_path / "answers.json"
     with answers.open("wb") as big:
         big.truncate(60 * 1024 * 1024)
