@@ -36,6 +36,7 @@ from studio.ui.events_dock import EventsPanel
 from studio.ui.game_front import GameFront
 from studio.ui.live_page_window import LivePagePlacement
 from studio.ui.live_view import LiveView
+from studio.ui.screen_fit import fit_to_screen
 from studio.ui.message_bar import MessageBar
 from studio.ui.playground_front import PlaygroundFront
 from studio.ui.project_tree import ProjectTree
@@ -66,7 +67,7 @@ class StudioWindow(QMainWindow):
         self.closed: asyncio.Future[None] | None = None
         self.tracing = False
         self.setWindowTitle("Preflight Studio")
-        self.resize(1500, 950)
+        fit_to_screen(self)
 
         self.url_bar = UrlBar(browser, self)
         self.url_bar.open_url = self.open_url

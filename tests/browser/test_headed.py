@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import time
-from pathlib import Path
 
 import pytest
 
@@ -15,27 +11,17 @@ from studio.browser.errors import BrowserError
 from studio.browser.session import BrowserSession
 from studio.events import EventBus
 from studio.models.browser import SessionOptions
+from tests.x_screen import x_screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.own_browser]
 
 
 @pytest.fixture
 def x_display(monkeypatch):
-    """A private Xvfb screen as DISPLAY for one test (packaging/quickstart.sh test installs xvfb)."""
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (packaging/quickstart.sh test installs it)")
-    number = next(n for n in range(90, 190) if not Path(f"/tmp/.X11-unix/X{n}").exists()
-                  and not Path(f"/tmp/.X{n}-lock").exists())
-    server = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        assert server.poll() is None and time.monotonic() < deadline, "Xvfb did not start"
-        time.sleep(0.05)
-    monkeypatch.setenv("DISPLAY", f":{number}")
-    yield f":{number}"
-    server.terminate()
-    server.wait(timeout=10)
+    """A private Xvfb screen as DISPLAY for one test."""
+    with x_screen() as display:
+        monkeypatch.setenv("DISPLAY", display)
+        yield display
 
 
 async def test_a_headed_session_opens_a_real_window_and_records(demo, x_display):
