@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
+from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton, QWidget
+
+
+def present(dialog: QDialog) -> None:
+    """Open `dialog` window-modal, without a nested loop, in front of the window and with the keyboard: a dialog
+    opened while the tester works in the page (a job pausing with a question) otherwise stayed behind it."""
+    dialog.open()
+    dialog.raise_()
+    dialog.activateWindow()
 
 
 async def ask_choice(parent: QWidget, title: str, text: str, choices: list[str], default: str,
@@ -26,7 +34,7 @@ async def ask_choice(parent: QWidget, title: str, text: str, choices: list[str],
             answer.set_result(buttons.get(clicked) if isinstance(clicked, QPushButton) else None)
 
     box.finished.connect(finished)
-    box.open()  # not exec(): a nested modal loop inside a coroutine breaks qasync
+    present(box)  # not exec(): a nested modal loop inside a coroutine breaks qasync
     try:
         return await answer
     finally:

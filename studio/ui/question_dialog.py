@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.ui.ask import present
 from studio.models.context import SKIPPED, Answer, PendingQuestion
 
 SECRET_NOTE = "Kept in memory for this run only; never written to the project file."
@@ -168,8 +169,8 @@ class QuestionDialog(QDialog):
             self.dismissed.emit()
 
     def ask(self) -> None:
-        """Show the dialog without a nested event loop, with the first choice or field focused."""
-        self.open()
+        """Show the dialog without a nested event loop, in front, with the first choice or field focused."""
+        present(self)
         # Once shown at its real width the wrapped labels know their height: fit to them, no empty band below.
         self.resize(self.width(), self.heightForWidth(self.width()) if self.hasHeightForWidth() else
                     self.sizeHint().height())
