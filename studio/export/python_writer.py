@@ -120,8 +120,8 @@ def _code(statement: Statement, indent: str) -> list[str]:
             if _fits(indent + INDENT + "".join(chain)):
                 return [f"{indent}{variable} = (", indent + INDENT + "".join(chain), f"{indent})"]
             return [f"{indent}{variable} = (", *(indent + INDENT + link for link in chain), f"{indent})"]
-        case ExpectState(subject=subject, state=state):
-            return _expect(indent, subject, f".to_be_{state}", "")
+        case ExpectState(subject=subject, state=state, timeout_ms=timeout_ms):
+            return _expect(indent, subject, f".to_be_{state}", f"timeout={timeout_ms:_}" if timeout_ms else "")
         case ExpectNoAttribute(subject=subject, name=name, value=value):
             return _expect(indent, subject, ".not_to_have_attribute", f"{string_literal(name)}, {string_literal(value)}")
         case ExpectUrl(pattern=pattern):

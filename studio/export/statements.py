@@ -67,6 +67,7 @@ class ExpectState(_Statement):
     kind: Literal["expect_state"] = "expect_state"
     subject: Subject
     state: Literal["hidden", "visible", "enabled", "editable"]
+    timeout_ms: int | None = None  # longer than Playwright's 5 s, for what took longer when it was recorded
 
 
 class ExpectNoAttribute(_Statement):

@@ -100,8 +100,9 @@ def _code(statement: Statement, indent: str) -> list[str]:
             head, *links = _fluent(chain)
             return [f"{indent}const {camel_case(variable)} = {head}", *(indent + INDENT + link for link in links[:-1]),
                     f"{indent}{INDENT}{links[-1]};"]
-        case ExpectState(subject=subject, state=state):
-            return _expect(indent, subject, f".{_STATES[state]}();")
+        case ExpectState(subject=subject, state=state, timeout_ms=timeout_ms):
+            options = f"{{ timeout: {timeout_ms} }}" if timeout_ms else ""
+            return _expect(indent, subject, f".{_STATES[state]}({options});")
         case ExpectNoAttribute(subject=subject, name=name, value=value):
             return _expect(indent, subject, f".not.toHaveAttribute({string_literal(name)}, {string_literal(value)});")
         case ExpectUrl(pattern=pattern):

@@ -21,7 +21,7 @@ from studio.models.race import (
     NavigationObservation,
     PointerEventsObservation,
 )
-from studio.models.recording import RecordedStep
+from studio.models.recording import LoadingSeen, RecordedStep
 
 CONTROL_TAGS = {"button", "input", "select", "textarea"}
 # Roles whose disabled state Playwright's to_be_enabled reads (native disabled or aria-disabled).
@@ -29,12 +29,52 @@ CONTROL_ROLES = {"button", "checkbox", "combobox", "listbox", "menuitem", "menui
                  "option", "radio", "searchbox", "slider", "spinbutton", "switch", "tab", "textbox", "treeitem"}
 _TAG_WORDS = {"button": "button", "a": "link", "input": "field", "textarea": "field", "select": "list"}
 _SIMPLE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+# How long an exported test waits for a loading indicator: what it lasted when recorded, twice over, at least
+# Playwright's own 5 s... and at most two minutes, past which the app is broken, not slow.
+MIN_LOADING_WAIT_MS, MAX_LOADING_WAIT_MS = 10_000, 120_000
 
 
 def waits_before(step: RecordedStep, target: Subject, name: str) -> list[Statement]:
     """The waits (and notes) the step's observations call for, in the order the test should do them."""
-    return [*_coverage(step, name), *_animation(step, target, name), *_detachment(step, name),
+    covered = _coverage(step, name)
+    return [*_loading(step, name, covered), *covered, *_animation(step, target, name), *_detachment(step, name),
             *_readiness(step, target, name)]
+
+
+def _loading(step: RecordedStep, name: str, covered: list[Statement]) -> list[Statement]:
+    """A wait for each loading indicator the page showed before the step and no longer showed at it (a scrim, a
+    spinner, "Loading products…"): the step found nothing in its way only because the tester waited it out."""
+    waited = {statement.subject.locator.python() for statement in covered
+              if isinstance(statement, ExpectState) and statement.subject.locator is not None}
+    statements: list[Statement] = []
+    for seen in step.loading_seen:
+        locator = _loading_locator(seen)
+        if locator is None or locator.python() in waited:
+            continue
+        waited.add(locator.python())
+        timeout = min(MAX_LOADING_WAIT_MS, max(MIN_LOADING_WAIT_MS, round(seen.seconds * 2000, -3)))
+        what = f'"{seen.text}"' if seen.text and not seen.test_id else _loading_name(seen)
+        statements.append(ExpectState(subject=Subject(locator=locator), state="hidden", timeout_ms=int(timeout),
+                                      why=(f"The page showed {what} for {seen.seconds:.1f} s before {name} when it "
+                                           "was recorded; wait until it is gone (up to twice as long).")))
+    return statements
+
+
+def _loading_locator(seen: LoadingSeen) -> LocatorSpec | None:
+    if seen.test_id:
+        return LocatorSpec(strategy="test_id", steps=[LocatorStep(kind="test_id", value=seen.test_id)])
+    if seen.element_id and _SIMPLE_ID.fullmatch(seen.element_id):
+        return LocatorSpec(strategy="css", steps=[LocatorStep(kind="css", value=f"#{seen.element_id}")])
+    if seen.text:
+        return LocatorSpec(strategy="text", steps=[LocatorStep(kind="text", value=seen.text, exact=True)])
+    return None
+
+
+def _loading_name(seen: LoadingSeen) -> str:
+    if seen.test_id:
+        words = " ".join(re.split(r"[-_\s]+", seen.test_id)).strip()
+        return f"the {words}" + (f' ("{seen.text}")' if seen.text and len(seen.text) < 40 else "")
+    return f"the #{seen.element_id} element"
 
 
 def describe_target(step: RecordedStep) -> str:

@@ -28,6 +28,20 @@ class RequestRecord(BaseModel):
     resource_type: str = "fetch"
 
 
+class LoadingSeen(BaseModel):
+    """Something that told the tester to wait (a scrim over the page, a spinner, "Loading products…"), seen after
+    the previous step and gone before this one: the exported test waits until it is gone, for as long as it lasted
+    when recorded and more, even when the step itself then found nothing in its way."""
+
+    text: str = ""
+    test_id: str | None = None
+    element_id: str | None = None
+    role: str | None = None
+    tag: str = ""
+    covers: bool = False
+    seconds: float = 0.0
+
+
 class StepOutcome(BaseModel):
     """What the user could see change after the step."""
 
@@ -64,6 +78,9 @@ class RecordedStep(BaseModel):
         default_factory=dict, description="Locators of other refs the observations name, e.g. a covering scrim."
     )
     requests: list[RequestRecord] = Field(default_factory=list)
+    loading_seen: list[LoadingSeen] = Field(
+        default_factory=list, description="What the page showed while loading between the previous step and this "
+        "one, gone by this one: the export waits for each to be gone.")
     outcome: StepOutcome | None = None
     outcomes: list[Outcome] = Field(
         default_factory=list, description="What the step changed, checked on the page right after it (the "

@@ -19,17 +19,20 @@ from playwright.async_api import Request
 
 from studio.models.locator import LocatorSpec, LocatorStep
 from studio.models.race import ActionName, ActionOutcome, Observation
-from studio.models.recording import RecordedStep, RequestRecord, StepAction, StepOrigin, StepOutcome
+from studio.models.recording import LoadingSeen, RecordedStep, RequestRecord, StepAction, StepOrigin, StepOutcome
 from studio.race.actions import ActionRunner, fact_key, relevant
 from studio.race.errors import RaceError
 from studio.race.locators import synthesize
 from studio.race.outcome_observer import OutcomeObserver
 from studio.race.page import RacePage
+from studio.resources import resource_path
 
 StepSink = Callable[[RecordedStep], None]
 WATCHED_TYPES = {"fetch", "xhr", "document"}
 SECRET_ENV = {"password": "STUDIO_PASSWORD", "one-time-code": "STUDIO_OTP"}
 LINE_BREAKS = "\r\n"
+MAX_LOADING = 4  # indicators kept per step: a scrim and its spinner and text, rarely more
+LOADING_READ_S = 2.0
 
 
 class _Target:
@@ -131,10 +134,13 @@ class StepRecorder:
         self._related: dict[str, dict[str, LocatorSpec]] = {}
         self._ref_keys: dict[str, str] = {}
         self.outcomes = OutcomeObserver(race)
+        self._watching = False  # the loading watch is installed in the tab (resources/race/loading_watch.js)
+        self._loading_since_ms = 0.0  # what the watch saw before this time belongs to earlier steps
 
     async def navigate(self, url: str) -> int | None:
         """Open `url`; opening the page already shown is a reload (a goto there would only scroll to its #anchor)."""
         page = self.race.page
+        await self._watch_loading()
         before = await self.outcomes.before()
         url_before = page.url
         action: StepAction = "reload" if url == url_before and url.startswith(("http:", "https:")) else "navigate"
@@ -150,6 +156,7 @@ class StepRecorder:
 
     async def act(self, action: ActionName, ref: str, value: str | None = None, key: str | None = None) -> ActionOutcome:
         """Run an action through the race preflight; record it when it executes, remember its facts when not."""
+        await self._watch_loading()
         target = await self._locate(ref)
         if action == "drag" and value:
             # Where the drag ends, located now (the drop may change it): the exported test drags onto it.
@@ -248,7 +255,35 @@ class StepRecorder:
 
     async def _before(self, target: _Target) -> dict:
         return {"url_before": self.race.page.url, "texts_before": await self._texts(),
+                "loading": await self._loading_gone(),
                 "observed": await self.outcomes.before(target.locator, target.role)}
+
+    async def _watch_loading(self) -> None:
+        """Install the loading watch in this tab once: for the documents to come, and in the one shown now."""
+        if self._watching:
+            return
+        self._watching = True
+        source = resource_path("race", "loading_watch.js").read_text(encoding="utf-8")
+        try:
+            await asyncio.wait_for(self.race.page.context.add_init_script(source), LOADING_READ_S)
+            await asyncio.wait_for(self.race.page.evaluate(source), LOADING_READ_S)
+        except (PlaywrightError, TimeoutError):
+            pass  # a page that does not answer: its steps are recorded without it
+
+    async def _loading_gone(self) -> list[LoadingSeen]:
+        """What the page showed while loading since the previous step and no longer shows (the watch's notes)."""
+        since, self._loading_since_ms = self._loading_since_ms, time.time() * 1000
+        try:
+            found = await asyncio.wait_for(self.race.page.evaluate(
+                "(since) => window.__studioLoadingSeen ? window.__studioLoadingSeen(since) : []", since),
+                LOADING_READ_S)
+        except (PlaywrightError, TimeoutError):
+            return []
+        seen = [LoadingSeen(text=str(e.get("text") or ""), test_id=e.get("testId"), element_id=e.get("id"),
+                            role=e.get("role"), tag=str(e.get("tag") or ""), covers=bool(e.get("covers")),
+                            seconds=float(e.get("seconds") or 0)) for e in found if isinstance(e, dict)]
+        # The longest first: the scrim over the page matters more than a spinner inside it.
+        return sorted(seen, key=lambda e: -e.seconds)[:MAX_LOADING]
 
     async def _texts(self) -> set[tuple[str, str]]:
         """(role, text) of visible live regions; alerts are kept apart so the export checks role=alert."""
@@ -278,6 +313,7 @@ class StepRecorder:
             url=context.get("url_before", self.race.page.url), ref=ref, locator=locator,
             value=None if secret_env else value, secret_env=secret_env, key=key,
             observations=observations, related_locators=related, requests=requests, outcomes=outcomes,
+            loading_seen=context.get("loading", []),
             outcome=StepOutcome(url_before=context.get("url_before", ""), url_after=self.race.page.url,
                                 status_texts=[text for role, text in new_texts if role == "status"],
                                 alert_texts=[text for role, text in new_texts if role == "alert"],
