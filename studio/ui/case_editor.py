@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
@@ -68,12 +70,16 @@ class CaseEditorPanel(QWidget):
         self.tree.setHeaderLabels(["Case", "Priority", "Status", "v"])
         self.tree.setAccessibleName("Test cases")
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.tree.setWordWrap(True)  # in a side panel a title takes two lines rather than losing its end
+        self.tree.setUniformRowHeights(False)
+        self.tree.setItemDelegateForColumn(0, WrappedTitles(self.tree))
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # titles are long; they get the room
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.currentItemChanged.connect(self._current_changed)
+        header.sectionResized.connect(self._rewrap_titles)
         self.new_button = QPushButton("New Case", self)
         self.new_button.setToolTip("A new draft case in the selected suite")
         self.new_button.clicked.connect(self.new_case)
@@ -125,6 +131,9 @@ class CaseEditorPanel(QWidget):
         self._sized = False
 
         self.review = EditReview(service, self)
+        # Stacked until it is first shown (it then lays itself out): side by side, the hidden review alone would
+        # make the panel wider than a laptop's side column and clip the case form.
+        self.review.splitter.setOrientation(Qt.Orientation.Vertical)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(splitter, "Cases")
         self.tabs.addTab(self.review, "Agent edits")
@@ -148,6 +157,11 @@ class CaseEditorPanel(QWidget):
                 self.splitter.setSizes([min(440, self.width() * 2 // 5), self.width() * 3 // 5])
             else:
                 self.splitter.setSizes([self.height() // 3, self.height() * 2 // 3])
+
+    def _rewrap_titles(self, column: int, _old: int, _new: int) -> None:
+        """Row heights follow the title column's width (Qt measures wrapped rows once, at the width they had)."""
+        if column == 0:
+            self.tree.doItemsLayout()
 
     # -- the tree ----------------------------------------------------------------------------------------
 
@@ -321,6 +335,26 @@ class CaseEditorPanel(QWidget):
     def _review_count(self, waiting: int) -> None:
         index = self.tabs.indexOf(self.review)
         self.tabs.setTabText(index, f"Agent edits ({waiting})" if waiting else "Agent edits")
+
+
+class WrappedTitles(QStyledItemDelegate):
+    """Measures a title at its column's width: Qt's tree measures wrapped rows as if they had all the room."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self.tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        depth, parent = 1, index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        width = self.tree.header().sectionSize(0) - depth * self.tree.indentation() - 8
+        text = str(index.data() or "")
+        if width <= 40 or not text:
+            return hint
+        box = option.fontMetrics.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap), text)
+        return QSize(hint.width(), max(hint.height(), box.height() + 4))
 
 
 def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QFormLayout,
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -30,7 +29,7 @@ from PySide6.QtWidgets import (
 from studio.models.testcase import CaseVersion, TestCase, TestSuite
 from studio.preflight.gaps import CATEGORIES
 from studio.ui.case_diff import case_as_text
-from studio.ui.case_steps_model import LOCATOR, ActionDelegate, StepsModel
+from studio.ui.case_steps_model import ActionDelegate, StepsModel
 
 PRIORITIES = ("P0", "P1", "P2", "P3")
 STATUSES = ("draft", "active", "stale")
@@ -137,12 +136,18 @@ class CaseForm(QWidget):
         self.steps.setItemDelegateForColumn(0, ActionDelegate(self.steps))
         self.steps.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.steps.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.steps.setWordWrap(False)
-        self.steps.verticalHeader().setDefaultSectionSize(24)
+        # Every column shares the table's width and long texts wrap (rows grow to fit), so a side panel shows
+        # all five columns of a step without scrolling sideways; the full text is each cell's tooltip too.
+        self.steps.setWordWrap(True)
+        self.steps.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.steps.verticalHeader().setMinimumSectionSize(24)
+        self.steps.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.steps.horizontalHeader()
-        for column, width in ((0, 96), (1, 170), (3, 140)):
-            self.steps.setColumnWidth(column, width)
-        header.setSectionResizeMode(LOCATOR, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(40)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        self.steps.setColumnWidth(0, 84)
+        header.setStretchLastSection(False)
         self.steps.installEventFilter(keys)
         step_buttons = QHBoxLayout()
         self.step_buttons = {}
@@ -158,18 +163,20 @@ class CaseForm(QWidget):
         step_buttons.addStretch(1)
 
         form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         form.addRow("Title", self.title)
-        # Two by two, so the form fits a side panel a third of a laptop screen wide.
-        row = QGridLayout()
-        for place, (label, widget) in enumerate((("Suite", self.suite), ("Priority", self.priority),
-                                                 ("Status", self.status), ("Gap type", self.gap_type))):
-            row.addWidget(QLabel(label, self), place // 2, 2 * (place % 2))
-            row.addWidget(widget, place // 2, 2 * (place % 2) + 1)
+        # One field a row, with the two short ones (P1, active) side by side: the form fits a side panel a third of
+        # a 1366-pixel laptop screen wide, every field whole, with no sideways scrolling.
+        form.addRow("Suite", self.suite)
+        short = QHBoxLayout()
+        short.addWidget(self.priority, 1)
+        short.addWidget(QLabel("Status", self))
+        short.addWidget(self.status, 1)
+        form.addRow("Priority", short)
+        form.addRow("Gap type", self.gap_type)
+        for widget in (self.suite, self.priority, self.status, self.gap_type):
             widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             widget.setMinimumContentsLength(6)
-        row.setColumnStretch(1, 1)
-        row.setColumnStretch(3, 1)
-        form.addRow(row)
         form.addRow("Tags", self.tags)
         self.origin.setStyleSheet("color:#6b7280;")
         form.addRow(self.origin)  # its own row: beside the tags a side panel cut it off

@@ -12,7 +12,10 @@ from studio.app.case_records import LocatorTextError, parse_locator
 from studio.models.locator import LocatorSpec
 from studio.models.testcase import CaseStep, StepAction
 
-COLUMNS = ("Action", "Target", "Locator (Python)", "Data / URL", "Expected")
+COLUMNS = ("Action", "Target", "Locator", "Data / URL", "Expected")
+# A side panel gives each column a fifth of its width: the headers stay short and say the rest as tooltips.
+COLUMN_TIPS = ("What the step does", "What it acts on, in words", "The locator, as Python (page.get_by_…)",
+               "The text typed or chosen; for navigate and expect_url, the address", "What the step should show")
 ACTION, TARGET, LOCATOR, DATA, EXPECTED = range(5)
 ACTIONS: tuple[str, ...] = get_args(StepAction)
 URL_ACTIONS = ("navigate", "expect_url")  # their Data / URL cell is the step's url
@@ -95,6 +98,8 @@ class StepsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            return COLUMN_TIPS[section]
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         return COLUMNS[section] if orientation == Qt.Orientation.Horizontal else str(section + 1)

@@ -4,6 +4,7 @@ notes) wrapped across the tree's width instead of cut off."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 
@@ -154,7 +155,7 @@ def fill_tree(tree: QTreeWidget, context: ContextCollection, catalogs: list[Page
     for label, value in (("Base URL", context.confidence.base_url), ("Entry points", context.confidence.entry_points),
                          ("Coverage", context.confidence.coverage)):
         node(confidence, label, key=f"confidence:{label}", bar=value)
-    _auth(tree, context, auth)
+    _auth(tree, context, auth, catalogs)
     _environment(tree, context)
     # What the tester acts on (cases to update, then cases to write) comes before what the preflight mapped.
     _changes(tree, context, case_titles or {})
@@ -175,13 +176,40 @@ def fill_tree(tree: QTreeWidget, context: ContextCollection, catalogs: list[Page
     _evidence(tree, context, catalogs)
 
 
-def _auth(tree: QTreeWidget, context: ContextCollection, words: str) -> None:
+SIGN_OUT = re.compile(r"^\s*(sign|log)[\s-]*(out|off)\b|^\s*logout\b", re.IGNORECASE)
+
+
+def signed_in_sign(catalogs: list[PageCatalog]) -> tuple[str, list[str]] | None:
+    """A sign-out control the preflight saw ('Sign out', 'Log out') and the pages showing it: the evidence that
+    the session it worked in was already signed in; None when no visited page offers one."""
+    name, paths = "", []
+    for catalog in catalogs:
+        for element in [*catalog.nav, *catalog.actions, *catalog.controls]:
+            if SIGN_OUT.match(element.name or ""):
+                name = name or element.name.strip()
+                if catalog.path not in paths:
+                    paths.append(catalog.path)
+                break
+    return (name, paths) if name else None
+
+
+def _auth(tree: QTreeWidget, context: ContextCollection, words: str, catalogs: list[PageCatalog]) -> None:
     auth = context.auth_state
     if not words:
         blocked = f" · {len(auth.blockers)} blocker{'s' if len(auth.blockers) != 1 else ''}" if auth.blockers else ""
         words = ("login required" if auth.requires_login else "no login seen") + blocked
+    # No login form met, yet the pages offer to sign out: the tester's session was signed in before the preflight
+    # (its sandbox carries the session's cookies). "No login seen" would read as an app without a login.
+    sign = signed_in_sign(catalogs) if not auth.requires_login and not auth.blockers else None
+    if sign is not None:
+        words = f"The session was already signed in (the page shows '{sign[0]}'); no login form seen"
     item = node(tree, "Auth state", words, key="auth", tooltip=words)
     item.setToolTip(1, words)
+    if sign is not None:
+        name, paths = sign
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        sentence(item, f"{words}. '{name}' shows on {shown}; the preflight worked in that session as it was.",
+                 key="auth:signed-in")
     for number, blocker in enumerate(auth.blockers):
         child = sentence(item, f"Blocker: {blocker}", key=f"auth:blocker:{number}")
         child.setForeground(0, QBrush(RED_TEXT))

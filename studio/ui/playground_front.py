@@ -22,7 +22,7 @@ from studio.models.testcase import CaseEdit, TestCase
 from studio.playground.outcomes import CaseFacts, NextStep, outcome
 from studio.ui.ask import ask_choice
 from studio.ui.case_editor import CaseEditorPanel, export_folder
-from studio.ui.case_export import CaseExportDialog
+from studio.ui.case_export import CaseExportDialog, written_sentence
 from studio.ui.context_panel import ContextPanel
 from studio.ui.job_list import JobListButton
 from studio.ui.playground_bar import CANCEL_SHORTCUT, PlaygroundBar
@@ -338,15 +338,14 @@ class PlaygroundFront(QObject):
         dock.raise_()
 
     def export_cases(self, cases: list[TestCase]) -> None:
-        """Preview the selected cases as Playwright tests; the dialog writes the one shown."""
+        """Preview the selected cases as Playwright tests; the dialog writes them all, one test file each."""
         if not cases:
             self._say("Select one or more cases in Test Cases, then export them.", "info")
             return
         project = self.service.project
         folder = export_folder(project.path, project.untitled)
-        dialog = CaseExportDialog([(case, self.cases.export_steps(case)) for case in cases], folder, self.window)
-        dialog.exported.connect(lambda result: self._say(
-            f"Wrote {result.test_file}. Run it with pytest (or npx playwright test) from {result.out}.", "info"))
+        dialog = CaseExportDialog(cases, self.cases.base_url, folder, self.window)
+        dialog.exported.connect(lambda result: self._say(written_sentence(result, dialog.written), "info"))
         if self.export_dialog is not None:
             self.export_dialog.close()
         self.export_dialog = dialog
