@@ -28,6 +28,15 @@ from studio.store.scenario_runs import ScenarioRun, ScenarioRunStore
 log = logging.getLogger(__name__)
 
 FOLDER_KEY = "scenarios_folder"  # project meta: the tester's scenario folder
+BASE_URL_KEY = "scenarios_base_url:"  # project meta, + a folder's path: the base URL its scenarios run against
+
+
+def origin_of(url: str) -> str | None:
+    """`scheme://host[:port]` of an http(s) address, or None: a run goes to an origin, never to a page's path."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 @dataclass(frozen=True)
@@ -72,6 +81,22 @@ class ScenarioService(JobService):
         if project is not None:
             project.set_meta(FOLDER_KEY, str(folder))
         return self.refresh()
+
+    def folder_base_url(self, folder: Path | None = None) -> str:
+        """The base URL the tester set for `folder` (default: the open one), or "" to follow the live page: a
+        folder of staging scenarios must not silently run against whatever site the live view shows."""
+        folder = folder or self.folder
+        project = self.project.project
+        if folder is None or project is None:
+            return ""
+        return project.meta(BASE_URL_KEY + str(folder.resolve()), "") or ""
+
+    def set_folder_base_url(self, url: str) -> None:
+        """Remember `url` (its origin; "" forgets it) as the open folder's base URL, in the project file."""
+        project = self.project.project
+        if self.folder is None or project is None:
+            return
+        project.set_meta(BASE_URL_KEY + str(self.folder.resolve()), origin_of(url) or "")
 
     def refresh(self) -> list[ScenarioFile]:
         found: list[ScenarioFile] = []
@@ -122,16 +147,18 @@ class ScenarioService(JobService):
         broken = [f for f in files if not f.valid]
         if broken:
             first = broken[0].problems[0] if broken[0].problems else None
-            self.errorOccurred.emit(f"{len(broken)} scenario file(s) have problems, so nothing was run"
+            files_word = "1 scenario file has" if len(broken) == 1 else f"{len(broken)} scenario files have"
+            self.errorOccurred.emit(f"{files_word} problems, so nothing was run"
                                     + (f" — first: {first}" if first else "") + ". Fix them in the editor.")
             return None
         if not files:
             self.errorOccurred.emit("No scenario to run: open a folder of scenario files (Scenarios › Open Folder).")
             return None
-        parts = urlsplit(base_url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        origin = origin_of(base_url)
+        if origin is None:
             self.errorOccurred.emit(f"{base_url or 'No address'} is not a web address to run the scenarios against. "
-                                    "Open the app in the live view (or type its address), then run again.")
+                                    "Type the app's base URL above Run (or open the app in the live view), then run "
+                                    "again.")
             return None
         if not self.browser.alive and await self.browser.start(self.runtime.session_options(label="scenarios")) is None:
             return None
@@ -140,7 +167,7 @@ class ScenarioService(JobService):
         project = self.project.project
         run_id = ScenarioJob.new_run_id()
         folder = run_folder(project.path, run_id, Path(tempfile.gettempdir()) / "studio-runs")
-        job = ScenarioJob([f.scenario for f in files if f.scenario is not None], f"{parts.scheme}://{parts.netloc}",
+        job = ScenarioJob([f.scenario for f in files if f.scenario is not None], origin,
                           LocalScenarioPages.on(self.runtime, in_session=True), self.store(), folder,
                           page_opened=lambda driver: session.show_page(driver.page))
         self.run_id = run_id

@@ -1,9 +1,13 @@
 """The goal scenarios' charts (pyqtgraph): the path tree of a scenario across its runs — pages as nodes by distance
 from the start, transitions as edges as thick as they are frequent, the shortest path to the goal green, steps back
 red and dashed; click a page to see its visits and the runs that passed it — and the metric trends across runs
-(pass rate, median steps, path optimality).
+(pass rate and path optimality on a 0–1 axis, median steps on an axis of its own, so that no series lies flat on
+another's scale).
 
-Both keep their plot items and update them in place (setData), never rebuilding the widgets."""
+A shorter route no run took (the one path optimality is measured against) is drawn dotted and curved above the
+columns it skips: drawn straight it would lie on the taken edges of the same row and be invisible. Both charts keep
+their plot items and update them in place (setData), never rebuilding the widgets; pyqtgraph's auto-range "A" button
+is hidden (the charts set their own ranges)."""
 
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ class PathTreeChart(pg.PlotWidget):
         self.hideAxis("left")
         self.hideAxis("bottom")
         self.setMenuEnabled(False)
+        self.getPlotItem().hideButtons()
         self.getViewBox().invertY(True)
         self.tree: PathTree | None = None
         self.positions: dict[str, tuple[float, float]] = {}
@@ -56,19 +61,18 @@ class PathTreeChart(pg.PlotWidget):
             (x1, y1), (x2, y2) = self.positions[edge[0]], self.positions[edge[1]]
             best, back = edge in tree.best, tree.is_backtrack(edge)
             pen = QPen(QColor(BEST if best else BACK if back else PLAIN))
-            pen.setWidthF(1.0 + 5.0 * count / top)
+            pen.setWidthF(2.5 if count == 0 else 1.0 + 5.0 * count / top)
             pen.setCosmetic(True)
             if count == 0:
                 pen.setStyle(Qt.PenStyle.DotLine)  # on the shortest path, taken by no run
             elif back and not best:
                 pen.setStyle(Qt.PenStyle.DashLine)
-            bend = 0.35 if back else 0.0  # a step back curves below the forward edges it would hide
-            xs = [x1, (x1 + x2) / 2, x2]
-            ys = [y1, (y1 + y2) / 2 + bend, y2]
+            xs, ys = edge_curve((x1, y1), (x2, y2), back)
             item = pg.PlotDataItem(xs, ys, pen=pen)
-            item.setToolTip(f"{edge[0]} → {edge[1]}: taken {count} time(s)" + (" (found by the crawl)" if not count
-                                                                                   else "")
-                            + (" — on the shortest path" if best else " — a step back" if back else ""))
+            times = "taken once" if count == 1 else f"taken {count} times"
+            item.setToolTip(f"{edge[0]} → {edge[1]}: {times}" + (" (found by the crawl or another scenario's runs)"
+                                                                  if not count else "")
+                            + (" — on the shortest route" if best else " — a step back" if back else ""))
             item.setZValue(-1)
             self.addItem(item)
             self.edge_items.append((edge, item))
@@ -90,8 +94,9 @@ class PathTreeChart(pg.PlotWidget):
         if self.positions:
             xs = [x for x, _y in self.positions.values()]
             ys = [y for _x, y in self.positions.values()]
+            lifted = [min(curve_ys) for _edge, item in self.edge_items if len(curve_ys := item.yData)]
             self.setXRange(min(xs) - 1.2, max(xs) + 1.8, padding=0)
-            self.setYRange(min(ys) - 0.8, max(ys) + 1.2, padding=0)
+            self.setYRange(min([*ys, *lifted]) - 0.8, max(ys) + 1.2, padding=0)
         return tree
 
     def describe(self, page: str) -> str:
@@ -101,8 +106,8 @@ class PathTreeChart(pg.PlotWidget):
         into = sum(n for (a, b), n in tree.edges.items() if b == page)
         out = sum(n for (a, b), n in tree.edges.items() if a == page)
         kind = "the start page" if page in tree.starts else "a goal page" if page in tree.goals else "a page"
-        return (f"{page}: {kind}, {tree.seen[page]} visit(s), {tree.depth[page]} step(s) from the start; "
-                f"reached {into} time(s), left {out} time(s).")
+        return (f"{page}: {kind}, {_n(tree.seen[page], 'visit')}, {_n(tree.depth[page], 'step')} from the start; "
+                f"reached {_times(into)}, left {_times(out)}.")
 
     def _clicked(self, _item, points, *_args) -> None:
         if len(points):
@@ -111,23 +116,54 @@ class PathTreeChart(pg.PlotWidget):
 
 
 class MetricTrends(pg.PlotWidget):
-    """Pass rate, median steps and median path optimality of a scenario across the project's runs."""
+    """Pass rate and median path optimality (left axis, 0–1) and median steps (right axis, its own scale) of a
+    scenario across the project's runs."""
 
-    SERIES = (("passRate", "Pass rate", "#16a34a"), ("medianSteps", "Median steps", "#2563eb"),
-              ("medianOptimality", "Path optimality", "#ea580c"))
+    SERIES = (("passRate", "Pass rate", "#16a34a"), ("medianOptimality", "Path optimality (left, 0–1)", "#ea580c"),
+              ("medianSteps", "Median steps (right axis)", "#2563eb"))
+    RIGHT = "medianSteps"  # the one series counted in steps, not a share
+    TOP = 1.08  # the rates' axis top: a little over 1, so that a line at 1 is not on the frame
+
+    @classmethod
+    def key_html(cls) -> str:
+        """The chart's key: each series in its colour, and which axis it is read on."""
+        return " ".join(f"<span style='color:{colour}'>●</span> {title}" for _key, title, colour in cls.SERIES)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Metric trends")
         self.setMinimumHeight(120)
         self.setMenuEnabled(False)
-        self.addLegend(offset=(6, 4))
+        plot = self.getPlotItem()
+        plot.hideButtons()
+        # The key is a line of text above the chart (key_html): a legend inside it would cover the lines near 1.
         self.getAxis("bottom").setLabel("run")
+        self.getAxis("left").setLabel("rate")
+        self.getAxis("left").setTicks([[(v, f"{v:g}") for v in (0, 0.25, 0.5, 0.75, 1)]])
+        self.setYRange(0, self.TOP, padding=0)
+        self.getViewBox().setMouseEnabled(x=False, y=False)
+        # Median steps on a view box of its own, drawn over the main one and sharing its x axis.
+        self.steps_box = pg.ViewBox(enableMouse=False)
+        plot.showAxis("right")
+        plot.scene().addItem(self.steps_box)
+        plot.getAxis("right").linkToView(self.steps_box)
+        plot.getAxis("right").setLabel("steps", color="#2563eb")
+        self.steps_box.setXLink(plot)
+        plot.vb.sigResized.connect(self._fit_steps_box)
         self.lines: dict[str, pg.PlotDataItem] = {}
         for key, title, colour in self.SERIES:
-            self.lines[key] = self.plot([], [], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
-                                        symbolBrush=colour, name=title)
+            line = pg.PlotDataItem([], [], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
+                                   symbolBrush=colour, name=title)
+            if key == self.RIGHT:
+                self.steps_box.addItem(line)
+            else:
+                plot.addItem(line)
+            self.lines[key] = line
         self.values: dict[str, list[float | None]] = {key: [] for key, _t, _c in self.SERIES}
+
+    def _fit_steps_box(self) -> None:
+        self.steps_box.setGeometry(self.getPlotItem().vb.sceneBoundingRect())
+        self.steps_box.linkedViewChanged(self.getPlotItem().vb, self.steps_box.XAxis)
 
     def show_trend(self, per_run: Sequence[dict[str, Any]]) -> None:
         """`per_run`: one metrics dict (summary.scenario_metrics' shape) per run, oldest first."""
@@ -137,8 +173,40 @@ class MetricTrends(pg.PlotWidget):
             points = [(i + 1, float(v)) for i, v in enumerate(values) if v is not None]
             self.lines[key].setData([p[0] for p in points], [p[1] for p in points])
         self.getAxis("bottom").setTicks([[(i + 1, str(i + 1)) for i in range(len(per_run))]])
+        self.setYRange(0, self.TOP, padding=0)
+        steps = [v for v in self.values[self.RIGHT] if v is not None]
+        self.steps_box.setYRange(0, max([*steps, 1.0]) * 1.15, padding=0)
         if per_run:
             self.setXRange(0.5, len(per_run) + 0.5, padding=0)
+        self._fit_steps_box()
+
+
+def edge_curve(start: tuple[float, float], end: tuple[float, float], back: bool,
+               points: int = 13) -> tuple[list[float], list[float]]:
+    """The points of an edge: straight between neighbouring columns; a step back bows below; an edge that skips
+    columns (a shortcut) arches above the row, higher the more it skips, so it never lies on the edges it skips."""
+    (x1, y1), (x2, y2) = start, end
+    span = abs(x2 - x1) / COLUMN_GAP
+    if back:
+        lift = 0.35 + 0.15 * max(0.0, span - 1)
+    elif span > 1.01:
+        lift = -(0.45 + 0.25 * (span - 1))  # the y axis points down: negative is up
+    else:
+        lift = 0.0
+    xs, ys = [], []
+    for i in range(points):
+        t = i / (points - 1)
+        xs.append(x1 + (x2 - x1) * t)
+        ys.append(y1 + (y2 - y1) * t + lift * 4 * t * (1 - t))
+    return xs, ys
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word if n == 1 else word + 's'}"
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
 
 
 def _short(page: str) -> str:

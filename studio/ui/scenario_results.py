@@ -1,6 +1,8 @@
 """The Scenario Results dock: a run of the project (the running one fills in live), its results table — a row per
-scenario with status, steps, duration, path optimality and the reason — and the steps of the selected scenario,
-whose screenshots replay beside them (double-click: full size). Open Report opens the run's HTML report."""
+scenario with status, steps, duration and path optimality, the reason a scenario failed on a line under its name
+(where it is read first, never in a column scrolled off to the right; the whole table fits the dock's width) — and
+the steps of the selected scenario, whose screenshots replay beside them (double-click: full size). Open Report
+opens the run's HTML report."""
 
 from __future__ import annotations
 
@@ -8,11 +10,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QUrl, Qt, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPixmap
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
@@ -26,10 +30,24 @@ from PySide6.QtWidgets import (
 
 from studio.app.scenario_service import ScenarioService
 from studio.scenarios.summary import navigation_edges, run_optimality
+from studio.ui.scenario_panel import counted
 
-COLUMNS = ("Scenario", "Status", "Steps", "Duration", "Optimality", "Why")
+COLUMNS = ("Scenario", "Status", "Steps", "Time", "Optimality")
 STATUS_COLOURS = {"success": "#16a34a", "failure": "#dc2626", "error": "#b45309"}
 SHOT_ROLE = Qt.ItemDataRole.UserRole + 2
+ID_ROLE = Qt.ItemDataRole.UserRole + 3  # the scenario id of a results row (its first cell also holds the reason)
+WHY_PREFIX = "↳ "  # the line under a failed scenario's name
+
+
+def scenario_cell(scenario_id: str, status: str, why: str) -> QTableWidgetItem:
+    """The first cell of a row: the scenario's name and, when it did not pass, why on the line under it."""
+    failed = status != "success" and why
+    item = QTableWidgetItem(f"{scenario_id}\n{WHY_PREFIX}{why}" if failed else scenario_id)
+    item.setData(ID_ROLE, scenario_id)
+    item.setToolTip(f"{scenario_id}: {why}" if why else scenario_id)
+    if failed:
+        item.setForeground(QColor(STATUS_COLOURS.get(status, "#374151")))
+    return item
 
 
 def action_words(action: dict[str, Any]) -> tuple[str, str]:
@@ -66,7 +84,15 @@ class ResultsPanel(QWidget):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the name and the reason take the room
+        header.setStretchLastSection(False)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.itemSelectionChanged.connect(self._row_selected)
         self.steps = QTreeWidget(self)
         self.steps.setAccessibleName("Scenario steps")
@@ -106,7 +132,7 @@ class ResultsPanel(QWidget):
         for run in runs:
             when = time.strftime("%d %b %H:%M:%S", time.localtime(run.created_at))
             rate = f"{run.pass_rate:.0%} passed" if run.pass_rate is not None else run.status
-            self.runs.addItem(f"{when} — {len(run.scenarios)} scenario(s), {rate}", run.id)
+            self.runs.addItem(f"{when} — {counted(len(run.scenarios), 'scenario')}, {rate}", run.id)
         chosen = select or (runs[0].id if runs else None)
         if chosen is not None:
             index = self.runs.findData(chosen)
@@ -125,21 +151,23 @@ class ResultsPanel(QWidget):
             row = self.table.rowCount()
             self.table.insertRow(row)
             optimality = run_optimality(end, edges)
-            values = [end.get("scenarioId"), end.get("status"), end.get("steps"),
-                      f"{float(end.get('duration') or 0):.1f} s",
-                      "–" if optimality is None else f"{optimality:.2f}", end.get("message", "")]
-            for column, value in enumerate(values):
+            status, why = str(end.get("status")), str(end.get("message") or "")
+            self.table.setItem(row, 0, scenario_cell(str(end.get("scenarioId")), status, why))
+            values = [status, end.get("steps"), f"{float(end.get('duration') or 0):.1f} s",
+                      "–" if optimality is None else f"{optimality:.2f}"]
+            for column, value in enumerate(values, start=1):
                 item = QTableWidgetItem(str(value))
                 if column == 1:
                     item.setForeground(QColor(STATUS_COLOURS.get(str(value), "#374151")))
-                item.setToolTip(str(end.get("message", "")))
+                item.setToolTip(why)
                 self.table.setItem(row, column, item)
             if end.get("scenarioId") == chosen:
                 self.table.selectRow(row)
         self.table.blockSignals(False)
+        self.table.resizeRowsToContents()
         if run is not None:
             passed = sum(e.get("status") == "success" for e in ends)
-            self.summary.setText(f"{passed} of {len(ends)} scenario(s) reached their goal"
+            self.summary.setText(f"{passed} of {counted(len(ends), 'scenario')} reached their goal"
                                  + (f" ({run.status})" if run.status != "finished" else "")
                                  + (f" — {run.message}" if run.message and run.status != "finished" else "") + ".")
         if self.table.rowCount() and not self.table.selectedItems():
@@ -151,7 +179,7 @@ class ResultsPanel(QWidget):
         if not rows:
             return None
         item = self.table.item(rows[0].row(), 0)
-        return item.text() if item is not None else None
+        return str(item.data(ID_ROLE)) if item is not None else None
 
     def open_report(self) -> None:
         run = next((r for r in self.service.runs() if r.id == self.run_id), None)
