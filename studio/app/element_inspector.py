@@ -26,13 +26,18 @@ DESCENDANT_DEPTH = 2
 DESCENDANT_LIMIT = 100
 FIND_AGAIN_S = 5.0  # how long a reloaded page has to show the picked element again
 FIND_AGAIN_SPACING_S = 0.25
+AFTER_ACTION_S = 3.0  # how long after an action on the picked element a re-render of it is watched for
 
 
 class ElementInspector:
     """The current inspection of one RaceService, and the page reads behind it."""
 
-    def __init__(self, driver: Callable[[], PageDriver]) -> None:
+    def __init__(self, driver: Callable[[], PageDriver],
+                 found_again: Callable[[Inspection], None] = lambda _inspection: None) -> None:
         self._driver = driver  # raises a RaceError sentence when there is no page
+        # Told of the picked element found again under a new ref while an action or an assertion followed it, so
+        # the inspector and the Assert bar show the ref that was acted on, never the replaced one.
+        self._found_again = found_again
         self.current: Inspection | None = None
         self.generation = 0  # counts inspections; a late answer about an older one is dropped
 
@@ -111,7 +116,44 @@ class ElementInspector:
         if found is None:
             raise RaceError("stale_ref", f"The picked element ({self._named(current)}) is not on the page any more. "
                                          f"{PICK_AGAIN}")
+        self._found_again(found)
         return found.element.ref
+
+    def shown_locator(self, ref: str) -> LocatorSpec | None:
+        """The locator the inspector (and the Assert bar) shows for `ref`: what an assertion on it records."""
+        current = self.current
+        return current.locator if current is not None and current.element.ref == ref else None
+
+    def picked_as(self, ref: str) -> set[str]:
+        """The refs `ref` had as the picked element: itself, and the element it replaced."""
+        current = self.current
+        if current is None or current.element.ref != ref or not current.found_again_from:
+            return {ref}
+        return {ref, current.found_again_from}
+
+    async def after_action(self, ref: str, moved_to: str | None = None) -> None:
+        """After an action on the picked element: show the element it acted on when the runner found a replacement
+        (`moved_to`), and when the action makes the page re-render the element (the shop replaces the card once the
+        cart answers), show the replacement as soon as it is there."""
+        current = self.current
+        if current is None or ref not in (current.element.ref, current.found_again_from):
+            return
+        generation = self.generation
+        if moved_to is not None and moved_to != current.element.ref:
+            self._found_again(await self.inspect(moved_to, found_again_from=current.element.ref))
+            return
+        deadline = time.monotonic() + AFTER_ACTION_S
+        while time.monotonic() < deadline and generation == self.generation:
+            try:
+                await self._driver().race.info(current.element.ref)
+            except RaceError as error:
+                if error.kind not in ("stale_ref", "unknown_ref"):
+                    return
+                found = await self.find_again(FIND_AGAIN_S)
+                if found is not None:
+                    self._found_again(found)
+                return
+            await asyncio.sleep(FIND_AGAIN_SPACING_S)
 
     async def find_again(self, wait_s: float = 0.0) -> Inspection | None:
         """Inspect the picked element where its locator finds it now (trying for `wait_s` while a page loads)."""

@@ -1,7 +1,8 @@
 """PilotService: the pilot file protocol (seed 003) in the GUI — start a pilot session on the live view's page (an
 outside AI then drives it by writing action.json into the session folder), follow what the session says as Qt
 signals, stop it, and Take Over / Hand Back: while taken over the AI's action files wait, the tester acts in the
-live view (recorded by the race recorder), and on hand back those actions join the observation's previousActions.
+live view (recorded by the race recorder into this session alone, never into the Steps recording, which stays on or
+off as it was), and on hand back those actions join the observation's previousActions.
 """
 
 from __future__ import annotations
@@ -55,9 +56,7 @@ class PilotService(JobService):
         self.session: PilotSession | None = None
         self.sessions_dir: Path | None = None  # None: beside the project file, else the temporary folder
         self._recorded: list[RecordedStep] = []
-        self._started_recording = False
-        if race is not None:
-            race.stepRecorded.connect(self._step_recorded)
+        self._capturing = False
 
     def folder_for_sessions(self) -> Path:
         if self.sessions_dir is not None:
@@ -89,9 +88,9 @@ class PilotService(JobService):
         try:
             return await self.run_job(PilotJob(pilot))
         finally:
-            if self._started_recording and self.race is not None:
-                self.race.set_recording(False)
-            self._started_recording = False
+            if self._capturing and self.race is not None:
+                await self.race.end_capture()
+            self._capturing = False
 
     def settle(self, record: Any) -> Any:
         if isinstance(record, PilotReport):
@@ -110,9 +109,8 @@ class PilotService(JobService):
             return
         pilot.take_over()
         self._recorded = []
-        if self.race is not None and not self.race.recording:
-            self.race.set_recording(True)
-            self._started_recording = self.race.recording
+        if self.race is not None and not self._capturing:
+            self._capturing = self.race.capture(self._step_recorded)
         self.takenOverChanged.emit(True)
         self.statusChanged.emit("TAKEN_OVER")
 
@@ -123,11 +121,9 @@ class PilotService(JobService):
         pilot = self.session
         if pilot is None:
             return
-        if self.race is not None:
-            await self.race.input_settled()  # the tester's last click is recorded before it is handed on
-        if self._started_recording and self.race is not None:
-            self.race.set_recording(False)
-            self._started_recording = False
+        if self._capturing and self.race is not None:
+            self._capturing = False
+            await self.race.end_capture()  # the tester's last click is recorded before it is handed on
         actions = [tester_action(step) for step in self._recorded]
         self._recorded = []
         await pilot.hand_back(actions)
@@ -135,6 +131,7 @@ class PilotService(JobService):
         self.statusChanged.emit(pilot.status)
 
     def _step_recorded(self, step: RecordedStep) -> None:
+        """A step of the tester's takeover: it becomes one of the pilot session's actions on hand back."""
         if self.session is not None and self.session.taken_over:
             self._recorded.append(step)
 

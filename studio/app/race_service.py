@@ -22,6 +22,7 @@ from studio.app.pick_mode import PickMode
 from studio.app.project_service import ProjectService
 from studio.app.race_entries import Inspection, RaceEntry
 from studio.app.race_sentences import for_the_window
+from studio.app.step_edits import StepEditor
 from studio.app.tasks import TaskOwner
 from studio.app.tester_input import TesterInput
 from studio.browser.errors import BrowserError, first_line
@@ -67,17 +68,18 @@ class RaceService(QObject):
         self.recording = False
         self._tasks = TaskOwner(on_error=self._unexpected)
         self.tester = TesterInput(browser, lambda: self.driver, self._tasks, self.entryAdded.emit, self._report)
-        self.inspector = ElementInspector(self._require_driver)
+        self.inspector = ElementInspector(self._require_driver, self.inspected.emit)  # tells of replacements
         self.pick_mode = PickMode(lambda: self.driver is not None, self.inspector.stack_at, self._tasks,
                                   self.pickModeChanged.emit, self.hovered.emit, self.pick, self.errorOccurred.emit)
         self._finding_again: asyncio.Task | None = None
         self._unsubscribe_page: Callable[[], None] | None = None
-        self._deleted: list[RecordedStep] = []
+        self.step_edits = StepEditor(project, lambda: self.session_id, self)  # delete, move, undo, redo
         self._picked_at: tuple[str, float, float] | None = None  # the last pick: its ref and the point
+        # While set (a pilot takeover), the tester's steps go here, not to the project's recording: see capture()
+        self._capture: Callable[[RecordedStep], None] | None = None
         browser.sessionStarted.connect(self._on_session_started)
         browser.sessionEnded.connect(self._on_session_ended)
         browser.urlChanged.connect(self._on_navigated)
-        project.projectChanged.connect(lambda _path: self._deleted.clear())
 
     @property
     def race(self) -> RacePage | None:
@@ -89,6 +91,8 @@ class RaceService(QObject):
         session = self.browser.session
         if session is None:
             return
+        if session_id != self.session_id:
+            self.step_edits.stack.clear()  # its edits were of the previous session's steps
         self.session_id = session_id
         if self._unsubscribe_page:
             self._unsubscribe_page()
@@ -100,7 +104,7 @@ class RaceService(QObject):
         if self.live is None:
             return
         self.driver = self.live.driver  # the session's newest page, as the one driver the tester's work goes through
-        if self.recording:
+        if self._recording_steps:
             self._record_on(self.driver)
         self.tester.reset()
 
@@ -111,6 +115,7 @@ class RaceService(QObject):
         self.driver = None
         self.live = None
         self.tester.clear()
+        self._capture = None
         self.inspector.forget()
         self.set_pick_mode(False)
         if self.recording:
@@ -163,6 +168,9 @@ class RaceService(QObject):
         async with driver.lock:
             await self.tester.flush_field()
             outcome = await driver.act(action, ref, value=value, key=key)
+        moved = getattr(outcome, "reResolved", None)  # the picked element, re-rendered: show what was acted on
+        self._spawn(self.inspector.after_action(ref, moved.to_ref if moved else None), "following the element",
+                    quiet=True)
         return await self._add_entry(RaceEntry(at=_now(), action=action, ref=ref,
                                                observations=outcome.observations, outcome=outcome))
 
@@ -229,7 +237,7 @@ class RaceService(QObject):
 
     def filter_input(self, action: InputAction) -> bool:
         """Called by the live view for every gesture; True when this service took it over."""
-        return self.pick_mode.take(action) or self.tester.take(action, self.recording)
+        return self.pick_mode.take(action) or self.tester.take(action, self._recording_steps)
 
     # -- recording -----------------------------------------------------------------------------------
 
@@ -263,7 +271,31 @@ class RaceService(QObject):
                 then(driver)
 
     async def _stop_recording(self) -> None:
-        await self.input_settled(lambda driver: driver.stop_recording() if not self.recording else None)
+        await self.input_settled(lambda driver: None if self._recording_steps else driver.stop_recording())
+
+    @property
+    def _recording_steps(self) -> bool:  # a recorder is wanted: the Steps recording, or a capture() for the pilot
+        return self.recording or self._capture is not None
+
+    def capture(self, sink: Callable[[RecordedStep], None]) -> bool:
+        """Record the tester's gestures into `sink` alone (a pilot takeover: they belong to the pilot session), not
+        into the project; the Steps recording, on or off, is left as it is. False when there is no page."""
+        if self.driver is None or self.session_id is None or not self.browser.alive:
+            return False
+        self._capture = sink
+        if not self.recording:
+            self._record_on(self.driver)
+        return True
+
+    async def end_capture(self) -> None:
+        """Stop capture() once the tester's last input is recorded (into the sink); recording goes on if it was on."""
+        def end(driver: PageDriver) -> None:  # under the lock: no gesture slips into the project in between
+            self._capture = None
+            if not self.recording:
+                driver.stop_recording()
+
+        await self.input_settled(end)
+        self._capture = None
 
     def _recording_problem(self) -> str | None:
         if self.project.project is None:
@@ -279,19 +311,21 @@ class RaceService(QObject):
         driver.record(self.session_id, self._store_step, origin="tester", first_index=first)
 
     def _store_step(self, step: RecordedStep) -> None:
+        if self._capture is not None:
+            self._capture(step)
+            return
         project = self.project.project
         if project is None:
             raise RaceError("context_closed", "The step was not saved because no project is open. Open one and "
                                               "record again.")
         # The file decides the index, so steps from any recorder of this session never collide.
         step = step.model_copy(update={"index": project.next_step_index(step.session_id)})
-        project.add_step(step)
-        self._deleted.clear()
+        project.add_step(step)  # after the last step, edited or not; the edits stay undoable around it
         self.stepRecorded.emit(step)
 
     def navigate(self, text: str) -> None:
         """A URL typed by the tester: a navigate step while recording, a plain navigation otherwise."""
-        if not self.recording or self.driver is None:
+        if not self._recording_steps or self.driver is None:
             self.browser.navigate(text)
             return
         try:
@@ -318,36 +352,15 @@ class RaceService(QObject):
         async with driver.lock:
             await self.tester.flush_field()
             await driver.settle()
+            ref = await self.inspector.follow(ref)  # re-rendered since the pick: its replacement, as the inspector
             ref_picked, x, y = self._picked_at or ("", 0.0, 0.0)
-            step = await assertion_for(driver.race, ref, kind, (x, y) if ref_picked == ref else None)
+            point = (x, y) if ref_picked in self.inspector.picked_as(ref) else None
+            step = await assertion_for(driver.race, ref, kind, point, self.inspector.shown_locator(ref))
             driver.record_check(step.action, step.locator, step.value)
 
     def steps(self) -> list[RecordedStep]:
         project = self.project.project
         return project.steps(self.session_id) if project and self.session_id else []
-
-    def delete_last_step(self) -> RecordedStep | None:
-        project = self.project.project
-        if project is None or self.session_id is None:
-            return None
-        removed = project.remove_last_step(self.session_id)
-        if removed is not None:
-            self._deleted.append(removed)
-            self.stepsChanged.emit()
-        return removed
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._deleted)
-
-    def undo_delete(self) -> RecordedStep | None:
-        project = self.project.project
-        if project is None or not self._deleted:
-            return None
-        step = self._deleted.pop()
-        project.add_step(step)
-        self.stepsChanged.emit()
-        return step
 
     # -- tasks and errors ----------------------------------------------------------------------------
 

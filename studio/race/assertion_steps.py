@@ -1,9 +1,12 @@
 """Assertions a tester adds while recording, like Playwright codegen's: the element picked, and its state now (shown,
 its text, its value, checked or not, how many like it), as an expect step the exporter writes as an assertion.
 
-A text is asserted on a locator that does not depend on that text when one exists (the counter by its class, not by
-"2 items left"), so the assertion fails when the text is wrong rather than when the element cannot be found. A count
-is of the element's kind without the item filter or position that singles it out: the rows, the checkboxes.
+The locator recorded is the one the tester was shown (the inspector's, on the Assert bar) whenever it still names
+exactly the element: a tester who read `card.filter(…).get_by_test_id("in-cart")` must find that in the test. A text is
+asserted on a locator that does not depend on that text (the counter by its class, not by "2 items left"), so the
+assertion fails when the text is wrong rather than when the element cannot be found: a shown locator that names the
+text itself gives way to one that does not. A count is of the element's kind without the item filter or position that
+singles it out: the rows, the checkboxes.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from playwright.async_api import Error as PlaywrightError
 from studio.models.locator import LocatorSpec
 from studio.models.recording import StepAction
 from studio.race.errors import RaceError
-from studio.race.locators import resolve, synthesize
+from studio.race.locators import resolve, synthesize, unique_and_same
 from studio.race.outcome_locators import node_locator, text_locator
 from studio.race.page import RacePage
 from studio.race.page_state import holder_at, read_page_state
@@ -39,19 +42,21 @@ class AssertionStep:
         return f"AssertionStep({self.action}, {self.locator.python()}, {self.value!r})"
 
 
-async def assertion_for(race: RacePage, ref: str, kind: AssertionKind,
-                        point: tuple[float, float] | None = None) -> AssertionStep:
+async def assertion_for(race: RacePage, ref: str, kind: AssertionKind, point: tuple[float, float] | None = None,
+                        shown: LocatorSpec | None = None) -> AssertionStep:
     """The expect step for `kind` on the element `ref`, with the state it has now; raises RaceError with a sentence
     when that element cannot be asserted that way (no text, not a field, not a checkbox, a text that changes).
 
     `point`: where the tester pointed when picking `ref` (CSS pixels); a text is then the short text under it (the
-    counter inside the footer that was picked), as a tester means it.
+    counter inside the footer that was picked), as a tester means it. `shown`: the locator the tester sees for `ref`,
+    recorded when it still names exactly that element (and, for a text, does not name the text).
     """
+    locator = shown if shown is not None and await _names_only(race, ref, shown) else None
     if kind == "text" and point is not None:
-        pointed = await _text_at(race, ref, point)
+        pointed = await _text_at(race, ref, point, locator)
         if pointed is not None:
             return pointed
-    locator = await synthesize(race, ref)
+    locator = locator or await synthesize(race, ref)
     live = resolve(race.page, locator.steps)
     try:
         match kind:
@@ -69,6 +74,8 @@ async def assertion_for(race: RacePage, ref: str, kind: AssertionKind,
                     raise RaceError("bad_input", f"That element holds {len(text)} characters of text (“{text[:40]}…”): "
                                                  "a check of all of it breaks on any change. Point at the text you "
                                                  "mean, or use Assert visible.")
+                if shown is not None and locator is shown and not names_text(shown, text):
+                    return AssertionStep("expect_text", shown, text)
                 return AssertionStep("expect_text", await _text_free(race, ref) or locator, text)
             case "value":
                 try:
@@ -94,7 +101,8 @@ async def assertion_for(race: RacePage, ref: str, kind: AssertionKind,
     raise RaceError("bad_input", f"There is no {kind!r} assertion; use visible, text, value, checked or count.")
 
 
-async def _text_at(race: RacePage, ref: str, point: tuple[float, float]) -> AssertionStep | None:
+async def _text_at(race: RacePage, ref: str, point: tuple[float, float],
+                   shown: LocatorSpec | None) -> AssertionStep | None:
     holder = await holder_at(race, *point)
     path = (await race.describe(ref))["path"]
     if holder is None or not (holder.path == path or holder.path.startswith(path + "/")):
@@ -102,6 +110,8 @@ async def _text_at(race: RacePage, ref: str, point: tuple[float, float]) -> Asse
     if reason := volatility(holder.text):
         raise RaceError("bad_input", f'Not asserting "{holder.text}": {reason}, so the test would fail on the next '
                                      "run. Pick a steadier text, or use Assert visible.")
+    if shown is not None and holder.path == path and not names_text(shown, holder.text):
+        return AssertionStep("expect_text", shown, holder.text)  # the picked element's own text, as shown
     locator = await node_locator(race.page, holder, holder.ancestry) or await text_locator(race.page, holder.text,
                                                                                            holder.path)
     return AssertionStep("expect_text", locator, holder.text) if locator is not None else None
@@ -117,6 +127,28 @@ async def _text_free(race: RacePage, ref: str) -> LocatorSpec | None:
         if holder.path == path:
             return await node_locator(race.page, holder, holder.ancestry)
     return None
+
+
+def names_text(locator: LocatorSpec, text: str) -> bool:
+    """Whether a locator finds its element by (part of) `text`: asserting that text on it would only prove the
+    element is missing when the text is wrong."""
+    words = " ".join(text.split()).casefold()
+    for step in locator.steps:
+        said = step.name if step.kind == "role" else step.value if step.kind in ("text", "filter_text") else None
+        said = " ".join((said or "").split()).casefold()
+        if said and (said in words or words in said):
+            return True
+    return False
+
+
+async def _names_only(race: RacePage, ref: str, locator: LocatorSpec) -> bool:
+    """Whether `locator` names exactly the element `ref` now (a shown locator may be older than a re-render)."""
+    try:
+        path = (await race.describe(ref))["path"]
+    except RaceError:
+        return False  # gone: the synthesis after this says so
+    same, _ = await unique_and_same(resolve(race.page, locator.steps), path)
+    return same
 
 
 def _of_its_kind(locator: LocatorSpec) -> LocatorSpec:

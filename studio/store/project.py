@@ -25,7 +25,8 @@ from studio.store.leases import JobLeases
 from studio.store.llm_calls import LLMCallStore
 from studio.models.recording import RecordedStep
 from studio.store.row_decode import RowReader
-from studio.store.steps import insert_step, next_step_index, pop_last_step, select_steps
+from studio.store.steps import insert_step, next_step_index, select_steps
+from studio.store.step_edits import StepEdits
 from studio.store.timeline import EventTimeline
 from studio.models.events import EngineEvent
 from studio.models.project import (
@@ -280,10 +281,9 @@ class ProjectFile:
     def next_step_index(self, session_id: str) -> int:
         return next_step_index(self.db, session_id)
 
-    def remove_last_step(self, session_id: str) -> RecordedStep | None:
-        """Delete the session's newest step and return it (to put back with add_step), or None when there is none."""
-        with self.db.atomic():
-            return pop_last_step(self.db, session_id)
+    def step_edits(self) -> StepEdits:
+        """Delete, put back and reorder a session's steps (each edit one transaction that renumbers `idx`)."""
+        return StepEdits(self.db)
 
     def set_session_label(self, session_id: str, label: str | None) -> None:
         """Name a session for the user (sessions start unnamed)."""

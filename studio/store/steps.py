@@ -47,13 +47,3 @@ def select_steps(db: Database, session_id: str, rows: RowReader | None = None) -
 def next_step_index(db: Database, session_id: str) -> int:
     row = db.execute("SELECT coalesce(max(idx), -1) + 1 FROM steps WHERE session_id = ?", (session_id,)).fetchone()
     return int(row[0])
-
-
-def pop_last_step(db: Database, session_id: str) -> RecordedStep | None:
-    """Delete the session's newest step and return it; None when the session has none."""
-    row = db.execute("SELECT id, data FROM steps WHERE session_id = ? ORDER BY idx DESC LIMIT 1", (session_id,)).fetchone()
-    step = None if row is None else RowReader().model(RecordedStep, "steps", *row)
-    if step is None:
-        return None
-    db.execute("DELETE FROM steps WHERE session_id = ? AND idx = ?", (session_id, step.index))
-    return step

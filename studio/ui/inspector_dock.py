@@ -24,15 +24,17 @@ from PySide6.QtWidgets import (
 
 from studio.app.race_entries import Inspection, RaceEntry, StackPosition
 from studio.app.race_service import RaceService
-from studio.models.race import ElementInfo
+from studio.models.race import ElementInfo, Observation
+from studio.ui.inspector_facts import BLOCKS_MARK, show_facts
 from studio.ui.list_pages import ListPages
 from studio.ui.live_view import Highlight, LiveView
-from studio.ui.observations_dock import TARGET, describe_element, fact_sentence, monospace
+from studio.ui.observations_dock import TARGET, describe_element, monospace
 
 PICK_SHORTCUT = "Ctrl+Shift+C"
 IDLE_HINT = f"Press {PICK_SHORTCUT}, then click an element in the page."
 PICKING_HINT = ("Click an element in the page to inspect it. Alt+click (or Alt+wheel) reaches what lies beneath it. "
                 "Esc leaves without picking.")
+PICK_BANNER = "Pick mode: click an element to inspect it — Esc to leave"
 REF_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -57,9 +59,14 @@ class InspectorPanel(QWidget):
 
         self.pick_action = QAction("Pick Element", self)
         self.pick_action.setCheckable(True)
-        self.pick_action.setShortcut(QKeySequence(PICK_SHORTCUT))
         self.pick_action.setToolTip(f"Pick an element in the page to inspect it ({PICK_SHORTCUT}; Esc leaves)")
         self.pick_action.toggled.connect(service.set_pick_mode)
+        # The shortcut only ever starts picking: pressed again after an Alt+click (which keeps picking) it must not
+        # end the mode, or the next click, meant as a pick, reaches the page and is recorded. Esc or the button
+        # ends it. On the live view, so it works with the toolbar hidden (Live Page Only) too.
+        self.start_pick = QShortcut(QKeySequence(PICK_SHORTCUT), live_view)
+        self.start_pick.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.start_pick.activated.connect(lambda: service.set_pick_mode(True))
         # Esc belongs to the page, except while picking.
         self.leave_pick = QShortcut(QKeySequence(Qt.Key.Key_Escape), live_view)
         self.leave_pick.setContext(Qt.ShortcutContext.WindowShortcut)
@@ -123,7 +130,7 @@ class InspectorPanel(QWidget):
         self.lists.addTab(self.ancestors, "Ancestors")
         self.lists.addTab(self.siblings, "Siblings")
         self.lists.addTab(self.descendants, "Descendants")
-        self.lists.setMinimumHeight(160)
+        self.lists.setMinimumHeight(130)  # the tabs and about six facts: all of it fits at 1366×768, unscrolled
         self._requested: str | None = None  # the ref a click in a list asked to inspect, until it is shown
         self._picked_while_picking = False  # Alt+click picked it: pick mode went on
 
@@ -145,8 +152,9 @@ class InspectorPanel(QWidget):
         layout.addLayout(stack_row)
         layout.addLayout(form)
         layout.addLayout(buttons)
-        layout.addWidget(locators)
+        # The facts above the locator: at 1366×768 both fit, and the facts are what a tester looks for first.
         layout.addWidget(self.lists, 1)
+        layout.addWidget(locators)
 
         service.pickModeChanged.connect(self._pick_mode_changed)
         service.hovered.connect(self._hovered)
@@ -175,7 +183,7 @@ class InspectorPanel(QWidget):
         view = monospace()
         view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         view.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        view.setFixedHeight(view.fontMetrics().lineSpacing() * 4 + 12)
+        view.setFixedHeight(view.fontMetrics().lineSpacing() * 4 + 12)  # a scoped locator wraps onto four lines
         view.setAccessibleName(f"{language} locator")
         copy = QToolButton(self)
         copy.setText("Copy")
@@ -199,6 +207,7 @@ class InspectorPanel(QWidget):
             self.pick_action.blockSignals(False)
         self.leave_pick.setEnabled(on)
         self.live_view.setCursor(Qt.CursorShape.CrossCursor if on else Qt.CursorShape.ArrowCursor)
+        self.live_view.set_pick_banner(PICK_BANNER if on else "")
         self.hint.setText(PICKING_HINT if on else IDLE_HINT)
         if on:
             self._picked_while_picking = False
@@ -238,7 +247,7 @@ class InspectorPanel(QWidget):
                 item.setToolTip(f"{describe_element(info)}\nClick to inspect it.")
                 view.addItem(item)
             self.lists.setTabText(tab, f"{title} ({len(items)})")
-        self._show_facts([fact_sentence(fact) for fact in inspection.observations])
+        self._show_facts(inspection.observations)
         self._enable(True)
         self._show_position(inspection)
         if inspection.found_again_from:
@@ -266,12 +275,11 @@ class InspectorPanel(QWidget):
 
     def _entry_added(self, entry: RaceEntry) -> None:
         if self.inspection is not None and entry.ref == self.inspection.element.ref and entry.acted is None:
-            self._show_facts([fact_sentence(fact) for fact in entry.observations])
+            self._show_facts(entry.observations)
 
-    def _show_facts(self, sentences: list[str]) -> None:
-        self.facts.clear()
-        self.facts.addItems(sentences or ["No facts reported."])
-        self.lists.setTabText(0, f"Facts ({len(sentences)})")
+    def _show_facts(self, facts: list[Observation]) -> None:
+        blocking = show_facts(self.facts, facts)
+        self.lists.setTabText(0, f"{BLOCKS_MARK if blocking else ''}Facts ({len(facts)})")
 
     def _enable(self, on: bool) -> None:
         self.observe_button.setEnabled(on)

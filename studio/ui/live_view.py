@@ -76,6 +76,7 @@ class LiveView(QWidget):
         # Gets every gesture first; returns True when it took the gesture over (pick mode, recording).
         self.input_filter: InputFilter | None = None
         self.highlights: list[Highlight] = []
+        self.pick_banner = ""  # while picking: the strip over the page that says so (the mode must not be missed)
         self._highlight_timer = QTimer(self, singleShot=True)
         self._highlight_timer.timeout.connect(self.clear_highlights)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -132,6 +133,7 @@ class LiveView(QWidget):
                 painter.drawImage(target, self._image)
                 self.frames_painted += 1
                 self._paint_highlights(painter, self._rect)
+                self._paint_pick_banner(painter, self._rect)
         if self.message and (self._image is None or not self.service.alive):
             self._paint_banner(painter)
         painter.end()
@@ -147,6 +149,26 @@ class LiveView(QWidget):
         painter.setFont(font)
         box = self.rect().adjusted(40, 40, -40, -40)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.message)
+
+    def set_pick_banner(self, text: str) -> None:
+        """Show `text` in a strip over the top of the page ("" hides it); pick mode's sign on the page itself."""
+        if text != self.pick_banner:
+            self.pick_banner = text
+            self.update()
+
+    def _paint_pick_banner(self, painter: QPainter, frame: FrameRect) -> None:
+        if not self.pick_banner:
+            return
+        painter.save()
+        font = painter.font()
+        font.setBold(True)
+        painter.setFont(font)
+        height = painter.fontMetrics().height() + 14
+        strip = QRectF(frame.x, frame.y, frame.width, height)
+        painter.fillRect(strip, QColor(29, 78, 216, 235))
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(strip.adjusted(10, 0, -10, 0), Qt.AlignmentFlag.AlignCenter, self.pick_banner)
+        painter.restore()
 
     # -- highlights (drawn over the frame; the page itself is never touched) ---------------------------
 

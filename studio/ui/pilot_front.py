@@ -11,8 +11,9 @@ from PySide6.QtWidgets import QMenu
 
 from studio.app.pilot_service import PilotService
 from studio.pilot.session import PilotReport
+from studio.playground.outcomes import plural
 from studio.ui.pilot_panel import PilotPanel
-from studio.ui.workspaces import RIGHT, WIDE_SIDE_WIDTH, Workspace, place_tabs
+from studio.ui.workspaces import RIGHT, Workspace, place_tabs
 
 if TYPE_CHECKING:  # the window imports this module
     from studio.ui.main_window import StudioWindow
@@ -21,8 +22,14 @@ START_SHORTCUT = "Ctrl+Alt+I"
 TAKE_OVER_SHORTCUT = "Ctrl+Alt+T"
 
 
+# A little wider than other side columns, for the actions table's selectors and outcomes (elided, their full text
+# in tooltips and in the reason line under the table); 440 px is as wide as it gets while the page keeps 45% of a
+# 1366×768 window.
+PILOT_SIDE_WIDTH = 440
+
+
 def _pilot_layout(window, docks) -> None:
-    place_tabs(window, docks, RIGHT, ["pilot"], WIDE_SIDE_WIDTH)
+    place_tabs(window, docks, RIGHT, ["pilot"], PILOT_SIDE_WIDTH)
 
 
 PILOT = Workspace("Pilot", ("pilot",), _pilot_layout,
@@ -92,9 +99,8 @@ class PilotFront(QObject):
 
     def _finished(self, report: PilotReport) -> None:
         self._tester_seen = 0
-        self.panel.show_status("DONE", f"{report.actionsExecuted} action(s) executed, {report.actionsFailed} "
-                                       f"failed, {report.actionsRefused} refused ({report.endReason})")
+        counts = (f"{plural(report.actionsExecuted, 'action')} executed, {report.actionsFailed} failed, "
+                  f"{report.actionsRefused} refused")
+        self.panel.show_status("DONE", f"{counts} ({report.endReason})")
         self.window.message_bar.show_message(
-            f"Pilot session ended ({report.endReason}): {report.actionsExecuted} action(s) executed, "
-            f"{report.actionsFailed} failed, {report.actionsRefused} refused. The report is in {report.folder}.",
-            "info")
+            f"Pilot session ended ({report.endReason}): {counts}. The report is in {report.folder}.", "info")

@@ -1,7 +1,8 @@
 """The Pilot dock: start a pilot session on the live view's page (an outside AI then drives the browser by writing
-action.json into the session folder), the folder with a Copy button, the status, the warnings (normalized selectors,
-refused repetitions, stuck progress, malformed action files), the actions as they come with their outcome, the
-latest observation as a tree, and Take Over / Hand Back so the tester can act between the AI's batches."""
+action.json into the session folder), the folder with a Copy button, the status, the warnings (refused repetitions,
+stuck progress, malformed action files — shown under their count once there is one, so no empty box waits under the
+status), the actions as they come with their outcome and its reason (pilot_actions), the latest observation as a
+tree, and Take Over / Hand Back so the tester can act between the AI's batches."""
 
 from __future__ import annotations
 
@@ -26,9 +27,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.playground.outcomes import plural
+from studio.ui.pilot_actions import ActionTable, ObservationTree
+
 STATUS_COLOURS = {"WAITING_FOR_AI": "#2563eb", "RUNNING": "#ca8a04", "DONE": "#16a34a", "TAKEN_OVER": "#9333ea"}
 STATUS_WORDS = {"WAITING_FOR_AI": "Waiting for the AI's action.json", "RUNNING": "Running the AI's actions",
                 "DONE": "Done", "TAKEN_OVER": "Taken over: act in the live view, then Hand Back"}
+WARNINGS_HEIGHT = 90  # px at most: the list grows with its first rows, then scrolls
 MAX_TREE_ITEMS = 400  # an observation's visible text can be long: the tree shows the first items of a list
 
 
@@ -43,29 +48,17 @@ def fill_tree(parent: QTreeWidgetItem | QTreeWidget, value: Any, key: str = "") 
         return item
 
     if isinstance(value, dict):
-        branch = add(key, f"{len(value)} field(s)") if key else parent
+        branch = add(key, plural(len(value), "field")) if key else parent
         for name, item in value.items():
             fill_tree(branch, item, str(name))
     elif isinstance(value, list):
-        branch = add(key, f"{len(value)} item(s)")
+        branch = add(key, plural(len(value), "item"))
         for index, item in enumerate(value[:MAX_TREE_ITEMS]):
             fill_tree(branch, item, f"[{index}]")
     else:
         text = value if isinstance(value, str) else json.dumps(value)
         leaf = add(key, text if len(text) < 300 else text[:300] + "…")
         leaf.setToolTip(1, text[:2000])
-
-
-def outcome_words(outcome: dict[str, Any]) -> tuple[str, str]:
-    """("✓ done" | "✗ failed" | "⛔ blocked" | "↺ refused", the reason) of an action outcome."""
-    if outcome.get("refused"):
-        return "↺ refused", str(outcome.get("error") or "a repeated action")
-    blocked = outcome.get("blocked")
-    if blocked:
-        return "⛔ blocked", str(blocked.get("reason", "") if isinstance(blocked, dict) else blocked)
-    if outcome.get("ok"):
-        return "✓ done", ""
-    return "✗ failed", str(outcome.get("error") or "")
 
 
 class PilotPanel(QWidget):
@@ -108,16 +101,24 @@ class PilotPanel(QWidget):
         self.status = QLabel("No pilot session.", self)
         self.status.setAccessibleName("Pilot status")
         self.status.setWordWrap(True)
+        self.warnings_label = QLabel(self)
+        self.warnings_label.setAccessibleName("Pilot warnings count")
         self.warnings = QListWidget(self)
         self.warnings.setAccessibleName("Pilot warnings")
-        self.warnings.setMaximumHeight(90)
-        self.action_list = QTreeWidget(self)
-        self.action_list.setAccessibleName("Pilot actions")
-        self.action_list.setHeaderLabels(["#", "By", "Action", "Selector", "Outcome", "Why"])
-        self.action_list.setRootIsDecorated(False)
-        for column, width in enumerate((34, 48, 70, 170, 86)):
-            self.action_list.setColumnWidth(column, width)
-        self.observation = QTreeWidget(self)
+        self.warnings.setWordWrap(True)
+        self.warnings.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.warnings_label.setBuddy(self.warnings)
+        self._warning_counts = {"warning": 0, "error": 0}
+        self._show_warning_count()
+        self.action_list = ActionTable(self)
+        # the full reason of the latest failure (or of the row selected), wrapped: the Outcome column elides it
+        self.reason = QLabel(self)
+        self.reason.setAccessibleName("Why the action did not succeed")
+        self.reason.setWordWrap(True)
+        self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.reason.setVisible(False)
+        self.action_list.currentItemChanged.connect(lambda item, _previous: self._show_reason(item))
+        self.observation = ObservationTree(self)
         self.observation.setAccessibleName("Latest observation")
         self.observation.setHeaderLabels(["Field", "Value"])
         self.observation.setColumnWidth(0, 170)
@@ -133,7 +134,12 @@ class PilotPanel(QWidget):
         folder.addWidget(self.folder, 1)
         folder.addWidget(self.copy_button)
         split = QSplitter(Qt.Orientation.Vertical, self)
-        split.addWidget(self.action_list)
+        actions = QWidget(split)
+        actions_layout = QVBoxLayout(actions)
+        actions_layout.setContentsMargins(0, 0, 0, 0)
+        actions_layout.addWidget(self.action_list, 1)
+        actions_layout.addWidget(self.reason)
+        split.addWidget(actions)
         split.addWidget(self.observation)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
@@ -141,18 +147,20 @@ class PilotPanel(QWidget):
         layout.addLayout(buttons)
         layout.addLayout(folder)
         layout.addWidget(self.status)
+        layout.addWidget(self.warnings_label)
         layout.addWidget(self.warnings)
         layout.addWidget(split, 1)
-        self.count = 0
 
     # -- what the service says ------------------------------------------------------------------------
 
     def session_started(self, folder: str) -> None:
         self.folder.setText(folder)
-        self.action_list.clear()
+        self.action_list.clear_actions()
+        self._show_reason(None)
         self.warnings.clear()
+        self._warning_counts = {"warning": 0, "error": 0}
+        self._show_warning_count()
         self.observation.clear()
-        self.count = 0
         self.set_running(True)
 
     def set_running(self, running: bool) -> None:
@@ -179,22 +187,15 @@ class PilotPanel(QWidget):
                 item.setExpanded(True)
 
     def add_action(self, action: dict[str, Any], outcome: dict[str, Any] | None, by: str = "ai") -> QTreeWidgetItem:
-        self.count += 1
-        selector = str(action.get("selector") or action.get("url") or "")
-        normalized = (outcome or {}).get("selector")
-        if normalized and normalized != selector and (outcome or {}).get("rules"):
-            selector = f"{selector} → {normalized}"
-        mark, why = outcome_words(outcome) if outcome is not None else ("…", "")
-        item = QTreeWidgetItem([str(self.count), by, str(action.get("action", "")), selector, mark, why])
-        item.setToolTip(5, why)
-        rules = ", ".join((outcome or {}).get("rules") or [])
-        item.setToolTip(3, selector + (f"\n(normalized: {rules})" if rules else ""))
-        colour = {"✓": "#16a34a", "✗": "#dc2626", "⛔": "#b45309", "↺": "#9333ea"}.get(mark[:1])
-        if colour:
-            item.setForeground(4, QColor(colour))
-        self.action_list.addTopLevelItem(item)
-        self.action_list.scrollToItem(item)
+        item = self.action_list.add_action(action, outcome, by)
+        if self.action_list.reason_html(item):
+            self._show_reason(item)
         return item
+
+    def _show_reason(self, item: QTreeWidgetItem | None) -> None:
+        text = self.action_list.reason_html(item)
+        self.reason.setText(text)
+        self.reason.setVisible(bool(text))
 
     def add_warning(self, text: str, level: str = "warning") -> None:
         item = QListWidgetItem(("⚠ " if level == "warning" else "✗ ") + text)
@@ -202,6 +203,20 @@ class PilotPanel(QWidget):
         item.setToolTip(text)
         self.warnings.addItem(item)
         self.warnings.scrollToBottom()
+        kind = "warning" if level == "warning" else "error"
+        self._warning_counts[kind] += 1
+        self._show_warning_count()
+
+    def _show_warning_count(self) -> None:
+        """The warnings list under its count, or neither while there is none (an empty box would say nothing)."""
+        warnings, errors = self._warning_counts["warning"], self._warning_counts["error"]
+        parts = ([plural(warnings, "warning")] if warnings else []) + \
+                ([plural(errors, "action file error")] if errors else [])
+        self.warnings_label.setText("<b>" + " and ".join(parts).capitalize() + "</b>" if parts else "")
+        self.warnings_label.setVisible(bool(parts))
+        self.warnings.setVisible(bool(parts))
+        rows = sum(self.warnings.sizeHintForRow(row) for row in range(min(self.warnings.count(), 4)))
+        self.warnings.setFixedHeight(min(rows + 2 * self.warnings.frameWidth() + 2, WARNINGS_HEIGHT))
 
     def copy_folder(self) -> None:
         clipboard = QGuiApplication.clipboard()

@@ -1,6 +1,6 @@
 """The Steps dock: the Record toggle, the Assert tools (as in Playwright codegen: assert that the picked element is
-visible, its text, value, checked state or how many like it), the current session's recorded steps, delete-last with
-undo, and Export."""
+visible, its text, value, checked state or how many like it), the current session's recorded steps — a draft the
+tester edits (select, delete, move, undo and redo: studio.ui.steps_editing) — and Export."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from shiboken6 import isValid
+
 from studio.app.race_entries import Inspection
 from studio.app.race_service import RaceService
 from studio.browser.urls import path_of
@@ -38,6 +40,7 @@ from studio.models.outcomes import (
 )
 from studio.models.recording import RecordedStep
 from studio.race.assertion_steps import AssertionKind
+from studio.ui.steps_editing import INDEX_ROLE, StepsEditing, delete_text
 
 if TYPE_CHECKING:  # the exporter takes ~0.6 s to import; the studio loads it on the first Export…
     from studio.export import ExportResult
@@ -150,17 +153,15 @@ class StepsPanel(QWidget):
             self.table.setColumnWidth(column, width)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the locator is what matters most
 
+        self.editing = StepsEditing(self, self.table, service.step_edits)
         self.delete_button = QPushButton("Delete Last", self)
-        self.delete_button.setToolTip("Delete the newest step from the project (Ctrl+Z in this panel undoes it)")
-        self.delete_button.clicked.connect(self.delete_last)
-        self.undo_action = QAction("Undo Delete", self)
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        # Only inside this panel: in the live view Ctrl+Z belongs to the page.
-        self.undo_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.undo_action.triggered.connect(self.undo_delete)
-        self.addAction(self.undo_action)
-        self.undo_button = QToolButton(self)
-        self.undo_button.setDefaultAction(self.undo_action)
+        self.delete_button.clicked.connect(self.delete_chosen)
+        self.undo_action, self.redo_action = self.editing.undo_action, self.editing.redo_action
+        # Short buttons whose tips say what they undo ("Undo Move 2 steps up (Ctrl+Z)"): the action's own text
+        # would make the row as wide as the longest edit, too wide for a dock beside the page.
+        self.undo_button = self._short_button("Undo", self.undo_action)
+        self.redo_button = self._short_button("Redo", self.redo_action)
+        self.table.itemSelectionChanged.connect(self._name_delete)
         self.target: Inspection | None = None  # the element picked or inspected last: what Assert acts on
         self.target_label = QLabel(self)
         self.target_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -187,6 +188,7 @@ class StepsPanel(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.delete_button)
         buttons.addWidget(self.undo_button)
+        buttons.addWidget(self.redo_button)
         buttons.addStretch(1)
         buttons.addWidget(self.export_button)
         layout = QVBoxLayout(self)
@@ -200,6 +202,7 @@ class StepsPanel(QWidget):
         service.inspected.connect(self._inspected)
         service.stepRecorded.connect(lambda _step: self.refresh())
         service.stepsChanged.connect(self.refresh)
+        service.step_edits.edited.connect(self.refresh)
         service.project.projectChanged.connect(lambda _path: self.refresh())
         service.browser.sessionStarted.connect(lambda _id: self.refresh())
         self.refresh()
@@ -225,7 +228,10 @@ class StepsPanel(QWidget):
             self.target_label.setText(f"on {named}")
         self.target_label.setToolTip(self.target_label.text())
 
-    def refresh(self) -> None:
+    def refresh(self, select: list[int] | None = None) -> None:
+        """List the session's steps again, keeping the selection (or selecting `select`, step indexes, after an
+        edit)."""
+        keep = self.editing.selected() if select is None else select
         steps = self.service.steps()
         self.table.clear()
         for step in steps:
@@ -236,13 +242,15 @@ class StepsPanel(QWidget):
                 item.setToolTip(column, item.text(column))
             if step.observations:
                 item.setToolTip(4, "Facts seen before the step: " + ", ".join(o.type for o in step.observations))
+            item.setData(0, INDEX_ROLE, step.index)
             self.table.addTopLevelItem(item)
         last = self.table.topLevelItem(len(steps) - 1) if steps else None
-        if last is not None:
-            self.table.scrollToItem(last)
+        if last is not None and select is None:
+            self.table.scrollToItem(last)  # a new step: show it
+        self.editing.select(keep, scroll=select is not None)  # after an edit, show the edited steps
         self.delete_button.setEnabled(bool(steps))
         self.export_button.setEnabled(bool(steps))
-        self.undo_action.setEnabled(self.service.can_undo)
+        self._name_delete()
 
     def _recording_changed(self, on: bool) -> None:
         if self.record_action.isChecked() != on:
@@ -254,11 +262,33 @@ class StepsPanel(QWidget):
         self.state.setStyleSheet("color:#b91c1c; font-weight:600;" if on else "")
         self._show_target()
 
-    def delete_last(self) -> None:
-        self.service.delete_last_step()
+    def _short_button(self, text: str, action: QAction) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.clicked.connect(action.trigger)
 
-    def undo_delete(self) -> None:
-        self.service.undo_delete()
+        def follow() -> None:
+            if not (isValid(action) and isValid(button)):  # the panel is going away
+                return
+            button.setEnabled(action.isEnabled())
+            button.setToolTip(action.toolTip())
+
+        action.changed.connect(follow)
+        follow()
+        return button
+
+    def _name_delete(self) -> None:
+        """The button deletes the selected steps, or with none selected the newest one; its name says which."""
+        count = len(self.table.selectedItems())
+        self.delete_button.setText(delete_text(count) if count else "Delete Last")
+        self.delete_button.setToolTip(("Delete the selected steps (Delete in the list)" if count else
+                                       "Delete the newest step") + "; Ctrl+Z in this panel undoes it")
+
+    def delete_chosen(self) -> None:
+        if self.table.selectedItems():
+            self.editing.delete_selected()
+        else:
+            self.service.step_edits.delete_last()
 
     def export_dialog(self) -> ExportDialog | None:
         """A dialog for the current steps, not shown yet (tests drive it directly)."""

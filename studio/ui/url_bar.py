@@ -36,6 +36,7 @@ class UrlBar(QToolBar):
         self.url_edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.url_edit.setMinimumWidth(320)
         self.url_edit.returnPressed.connect(self._go)
+        self._sent: str | None = None  # the text Enter sent, until the page's URL comes back
         self.addWidget(self.url_edit)
         self.busy = QProgressBar(self)
         self.busy.setRange(0, 0)  # indeterminate while a page loads
@@ -62,9 +63,15 @@ class UrlBar(QToolBar):
         self.url_edit.selectAll()
 
     def _go(self) -> None:
-        self.open_url(self.url_edit.text())
+        # What was sent: while the field still holds it, the page this navigation lands on replaces it (a redirect
+        # shows where the page is), even with the focus still here.
+        self._sent = self.url_edit.text()
+        self.open_url(self._sent)
 
     def _show_url(self, url: str) -> None:
-        # Keep only what the tester is typing; focus alone (a new window focuses this field) is not typing.
-        if not (self.url_edit.hasFocus() and self.url_edit.isModified()):
+        # Keep only what the tester is typing; focus alone (a new window focuses this field) is not typing, and the
+        # URL they sent with Enter, unchanged since, is not typing any more.
+        sent, self._sent = self._sent, None
+        typing = self.url_edit.hasFocus() and self.url_edit.isModified()
+        if not typing or self.url_edit.text() == sent:
             self.url_edit.setText(url)

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from studio.app import race_service as race_service_module
+from studio.ui.inspector_facts import BLOCKS_MARK
 from studio.ui.synthetic_input import mouse_click, mouse_move, wheel
 from tests.gui.support import center_of, close_studio, open_race_studio, shoot, until
 
@@ -59,7 +60,7 @@ def test_alt_click_picks_the_add_to_cart_beneath_the_scrim_and_the_pick_survives
             assert (picked.element.role, picked.element.name, picked.element.testId) == (
                 "button", "Add to Cart", "add-to-cart")
             assert inspector.position.text() == f"2 of {count} at this point" and inspector.position.isVisible()
-            assert any(fact.startswith("Covered: div [data-testid=loading-scrim]") for fact in _facts(inspector))
+            assert _facts(inspector)[0].startswith(BLOCKS_MARK + "Covered: div [data-testid=loading-scrim]")
             assert inspector.python_locator.toPlainText().startswith(SCOPED)
             assert race.picking  # Alt+click keeps picking, to go deeper
             QTest.keyClick(view, Qt.Key.Key_Escape)

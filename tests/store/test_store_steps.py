@@ -53,3 +53,81 @@ def test_a_step_index_is_never_reused(tmp_path):
         with pytest.raises(sqlite3.IntegrityError):
             project.add_step(_click_step(0))
         assert len(project.steps("s1")) == 1
+
+
+def _draft(project: ProjectFile, count: int = 5) -> list[RecordedStep]:
+    """`count` steps of session s1, each with full data (facts, requests, outcome) and its own value."""
+    steps = [_click_step(i).model_copy(update={"value": f"v{i}"}) for i in range(count)]
+    for step in steps:
+        project.add_step(step)
+    return steps
+
+
+def _values(project: ProjectFile) -> list[str | None]:
+    return [step.value for step in project.steps("s1")]
+
+
+def _indexes(project: ProjectFile) -> list[tuple[int, int]]:
+    """(idx column, the step's JSON index) of every row, in order: they must agree after every edit."""
+    rows = project.db.execute("SELECT idx, json_extract(data, '$.index') FROM steps WHERE session_id = 's1' "
+                              "ORDER BY idx").fetchall()
+    return [tuple(row) for row in rows]
+
+
+def test_deleting_steps_renumbers_and_undo_puts_back_exactly_what_was_there(tmp_path):
+    path = tmp_path / "p.studio"
+    with ProjectFile.create(path) as project:
+        original = _draft(project)
+        raw = project.db.execute("SELECT at, origin, action, url, ref, data FROM steps ORDER BY idx").fetchall()
+        edits = project.step_edits()
+        removed = edits.delete("s1", [1, 3])
+        assert [r.position for r in removed] == [1, 3]
+        assert _values(project) == ["v0", "v2", "v4"]
+        assert _indexes(project) == [(0, 0), (1, 1), (2, 2)]
+        assert project.next_step_index("s1") == 3
+        edits.restore("s1", removed)
+        assert project.steps("s1") == original  # facts, requests, outcome and index, all as they were
+        assert project.db.execute("SELECT at, origin, action, url, ref, data FROM steps ORDER BY idx").fetchall() == raw
+    with ProjectFile.open(path) as project:
+        assert project.steps("s1") == original
+
+
+def test_moving_steps_renumbers_in_one_order_and_the_inverse_undoes_it(tmp_path):
+    from studio.store.step_edits import inverse, moved
+
+    with ProjectFile.create(tmp_path / "p.studio") as project:
+        original = _draft(project)
+        edits = project.step_edits()
+        order = moved(5, [2, 3], down=False)
+        assert order == [0, 2, 3, 1, 4]
+        edits.reorder("s1", order)
+        assert _values(project) == ["v0", "v2", "v3", "v1", "v4"]
+        assert _indexes(project) == [(i, i) for i in range(5)]
+        edits.reorder("s1", inverse(order))
+        assert project.steps("s1") == original
+
+
+def test_a_selection_at_the_edge_holds_and_a_gap_closes():
+    from studio.store.step_edits import moved
+
+    assert moved(4, [0], down=False) is None
+    assert moved(4, [3], down=True) is None
+    assert moved(4, [0, 2], down=False) == [0, 2, 1, 3]  # the first is at the top; the other still moves
+    assert moved(4, [0, 1], down=True) == [2, 0, 1, 3]
+    assert moved(4, [2, 3], down=True) is None
+
+
+def test_steps_recorded_after_an_edit_go_after_the_last_and_undo_still_fits(tmp_path):
+    with ProjectFile.create(tmp_path / "p.studio") as project:
+        _draft(project, 3)
+        edits = project.step_edits()
+        removed = edits.delete("s1", [0])
+        new = _click_step(project.next_step_index("s1")).model_copy(update={"value": "new"})
+        assert new.index == 2
+        project.add_step(new)
+        assert _values(project) == ["v1", "v2", "new"]
+        edits.restore("s1", removed)
+        assert _values(project) == ["v0", "v1", "v2", "new"]
+        assert _indexes(project) == [(i, i) for i in range(4)]
+        with pytest.raises(ValueError):
+            edits.reorder("s1", [0, 0, 1])
