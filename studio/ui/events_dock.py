@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -29,6 +30,7 @@ __all__ = ["CATEGORIES", "COLUMNS", "MAX_ROWS", "EventRow", "EventsFilter", "Eve
 # Up to this many rows a keystroke filters at once (a few ms); above it, typing waits for a pause of FILTER_PAUSE_MS.
 FILTER_AT_ONCE_ROWS = 2_000
 FILTER_PAUSE_MS = 150
+TOGGLES_PER_ROW = 4
 
 
 class EventsPanel(QWidget):
@@ -41,16 +43,19 @@ class EventsPanel(QWidget):
         self.proxy = EventsFilter(self)
         self.proxy.setSourceModel(self.model)
         self.toggles: dict[str, QCheckBox] = {}
-        bar = QHBoxLayout()
-        for category in CATEGORIES:
+        # Three short rows rather than one long one: the panel sits in a side column ~350 px wide at 1366×768.
+        toggles = QGridLayout()
+        for place, category in enumerate(CATEGORIES):
             box = QCheckBox(category.capitalize(), self)
             box.setChecked(True)
             box.toggled.connect(self._refilter)
             self.toggles[category] = box
-            bar.addWidget(box)
+            toggles.addWidget(box, place // TOGGLES_PER_ROW, place % TOGGLES_PER_ROW)
         self.errors_only = QCheckBox("Errors only", self)
         self.errors_only.toggled.connect(self._refilter)
-        bar.addWidget(self.errors_only)
+        toggles.addWidget(self.errors_only, len(CATEGORIES) // TOGGLES_PER_ROW, len(CATEGORIES) % TOGGLES_PER_ROW)
+        bar = QHBoxLayout()
+        paging = QHBoxLayout()
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Filter events…")
         self.search.setClearButtonEnabled(True)
@@ -61,16 +66,17 @@ class EventsPanel(QWidget):
         bar.addWidget(self.search, 1)
         # What the list leaves out, and the way to it, on the same line: a short dock keeps its rows for the table.
         self.window_label = QLabel(self)
-        bar.addWidget(self.window_label)
+        self.window_label.setWordWrap(True)
+        paging.addWidget(self.window_label, 1)
         self.load_older_button = QPushButton("Load older events", self)
         self.load_older_button.setToolTip(f"Bring back the {PAGE_ROWS:,} events before the first one shown "
                                           "(scrolling to the top does the same)")
         self.load_older_button.clicked.connect(self.load_older)
-        bar.addWidget(self.load_older_button)
+        paging.addWidget(self.load_older_button)
         self.newest_button = QPushButton("Show newest", self)
         self.newest_button.setToolTip("Go back to the newest events and follow new ones again")
         self.newest_button.clicked.connect(self.show_newest)
-        bar.addWidget(self.newest_button)
+        paging.addWidget(self.newest_button)
         clear = QPushButton("Clear", self)
         clear.setToolTip("Clear the list (the project file keeps everything: Load older events brings it back)")
         clear.clicked.connect(self.model.clear)
@@ -80,7 +86,9 @@ class EventsPanel(QWidget):
         self.model.rowsInserted.connect(self._follow)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(toggles)
         layout.addLayout(bar)
+        layout.addLayout(paging)
         layout.addWidget(self.table)
         self._describe_window()
         if project is not None:
@@ -95,8 +103,9 @@ class EventsPanel(QWidget):
         table.setWordWrap(False)
         header = table.horizontalHeader()
         header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
-        for column, width in enumerate((96, 86, 110, 72)):
+        for column, width in enumerate((70, 64, 76, 48)):  # narrow: the message gets what is left of a side column
             table.setColumnWidth(column, width)
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         table.verticalScrollBar().actionTriggered.connect(self._scrolled_by_tester)
         return table
 

@@ -26,9 +26,9 @@ RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 # Default sizes chosen for a 1366×768 laptop: with them the live page keeps more than 45% of the window.
+# Every workspace keeps its docks in one side column: the page keeps the window's full height.
 SIDE_WIDTH = 350
 WIDE_SIDE_WIDTH = 420  # a side column holding editors (the case form) rather than lists
-BOTTOM_HEIGHT = 155
 MAX_SHORTCUTS = 9
 
 Layout = Callable[[QMainWindow, DockHost], None]
@@ -64,8 +64,26 @@ def place_tabs(window: QMainWindow, docks: DockHost, area: Qt.DockWidgetArea, ke
 
 
 def _explore_layout(window: QMainWindow, docks: DockHost) -> None:
-    place_tabs(window, docks, RIGHT, ["inspector", "project"], SIDE_WIDTH)
-    place_tabs(window, docks, BOTTOM, ["events", "observations", "steps"], BOTTOM_HEIGHT)
+    # One side column beside the page, the page keeping the window's full height: at 1366×768 a bottom strip gave
+    # Steps 1.5 rows and Events 2, and enlarging it shrank the page to ~600×340. The column holds two tab groups, so
+    # no tab's name is cut short: the Inspector (Project behind it) above, Events (Steps, Observations) below.
+    above = [docks[key] for key in ("inspector", "project") if key in docks.docks]
+    below = [docks[key] for key in ("steps", "events", "observations") if key in docks.docks]
+    if not above or not below:
+        place_tabs(window, docks, RIGHT, ["inspector", "project", "steps", "events", "observations"], SIDE_WIDTH)
+        return
+    for dock in (*above, *below):
+        dock.setFloating(False)
+    window.addDockWidget(RIGHT, above[0])
+    window.splitDockWidget(above[0], below[0], Qt.Orientation.Vertical)  # split first: a tabbed dock only tabs
+    for group in (above, below):
+        for dock in group[1:]:
+            window.tabifyDockWidget(group[0], dock)
+    above[0].raise_()
+    next((d for d in below if d is docks.docks.get("events")), below[0]).raise_()  # Steps comes forward when recording
+    window.resizeDocks([above[0]], [SIDE_WIDTH], Qt.Orientation.Horizontal)
+    height = window.height()
+    window.resizeDocks([above[0], below[0]], [int(height * 0.55), int(height * 0.45)], Qt.Orientation.Vertical)
 
 
 def _playground_layout(window: QMainWindow, docks: DockHost) -> None:

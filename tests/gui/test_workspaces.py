@@ -75,7 +75,9 @@ def test_each_workspace_shows_its_docks_and_keeps_its_own_layout_after_a_restart
         try:
             await settle()
             assert workspaces.current == "Explore" and workspaces.names()[:2] == ["Explore", "Playground"]
+            # One side column beside the page: the inspector above, Events (Steps behind it) below.
             assert shown(window) == EXPLORE and {"events", "inspector"} <= in_front(window)
+            assert window.dockWidgetArea(window.docks["events"]) == window.dockWidgetArea(window.docks["inspector"])
             assert "playground-bar" not in bars(window) and "url-bar" in bars(window)
 
             # Ctrl+Alt+2, the View menu's entry and the toolbar's switcher all switch; the widgets stay the same.
@@ -143,6 +145,29 @@ def test_the_live_page_keeps_about_half_of_the_window_in_every_workspace(qloop, 
         for (name, size), share in shares.items():
             if size == (1366, 768):
                 assert share >= 0.45, (name, share)
+
+    qloop.run_until_complete(scenario())
+
+
+def test_steps_and_events_show_a_screenful_of_rows_on_a_laptop(qloop, config, tmp_path):
+    """At 1366×768 the bottom strip gave Steps 1.5 rows and Events 2; in the side column they get half its height."""
+    async def scenario():
+        services, window = new_window((1366, 768))
+        try:
+            await settle()
+            for key, view in (("steps", window.race_front.steps.table), ("events", window.events.table)):
+                window.docks[key].raise_()
+                await settle()
+                row = max(view.fontMetrics().height() + 6, 20)
+                assert view.viewport().height() >= 6 * row, (key, view.viewport().height())
+            table = window.events.table
+            assert not table.horizontalScrollBar().isVisible()  # the message column is in view, not off to the right
+            assert table.columnViewportPosition(4) + 40 < table.viewport().width()
+            assert window.events.width() <= window.docks["events"].width()
+            assert live_page_share(window, window.live_view) >= 0.45
+            window.grab().save(str(tmp_path / "explore-1366x768-events.png"))
+        finally:
+            await close_studio(services, window)
 
     qloop.run_until_complete(scenario())
 
