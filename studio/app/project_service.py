@@ -14,6 +14,7 @@ from studio.models.events import EngineEvent, ProgressEvent
 from studio.runtime import EngineRuntime
 from studio.store.errors import ForeignSchemaError, ProjectError, SaveAsError
 from studio.store.project import ProjectFile
+from studio.wording import plural
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +130,7 @@ class ProjectService(QObject):
         if damaged:
             shown = "; ".join(str(row) for row in damaged[:3]) + (f"; and {len(damaged) - 3} more" if len(damaged) > 3
                                                                    else "")
-            self.errorOccurred.emit(f"{project.path.name} has {len(damaged)} damaged row(s), skipped: {shown}. They "
+            self.errorOccurred.emit(f"{project.path.name} has {plural(len(damaged), 'damaged row')}, skipped: {shown}. They "
                                     "were perhaps edited outside Preflight Studio; the rest of the project works.")
 
     def _switch(self, opener) -> ProjectFile | None:

@@ -18,6 +18,7 @@ from studio.runtime import EngineRuntime
 from studio.settings import load_settings
 from studio.store.errors import ProjectError
 from studio.store.project import ProjectFile
+from studio.wording import plural
 
 
 async def run_in_terminal(out: Path, seed: int, jsonl: Path | None, endpoint: str | None = None) -> int:
@@ -48,7 +49,7 @@ async def run_in_terminal(out: Path, seed: int, jsonl: Path | None, endpoint: st
         file=sys.stderr,
     )
     if summary["failures"]:
-        print(f"{len(summary['failures'])} step(s) failed; see above.", file=sys.stderr)
+        print(f"{plural(len(summary['failures']), 'step')} failed; see above.", file=sys.stderr)
         return 1
     return 0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from studio.wording import plural
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -73,7 +74,7 @@ def _export_pilot(args: argparse.Namespace) -> int:
         return _refuse(str(error))
     outcomes = [verdict(o) for item in recording.files for o in item.outcomes or []]
     left = len(outcomes) - outcomes.count("ok")
-    print(f"Exported pilot session {args.pilot.name} ({outcomes.count('ok')} successful action(s); {left} failed, "
+    print(f"Exported pilot session {args.pilot.name} ({plural(outcomes.count('ok'), 'successful action')}; {left} failed, "
           f"blocked or refused, left out with a comment) as {args.lang} to {result.out}:")
     return _report(result)
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from studio.models.context import Finding, JobRecord
 from studio.models.nothing import NOTHING as NOTHING_OUTCOME
 from studio.models.nothing import NothingProduced
+from studio.wording import plural
 
 if TYPE_CHECKING:
     from studio.cli.playground_run import JobCommand
@@ -131,7 +132,7 @@ def _questions(cmd: JobCommand, job: JobRecord, asked_again: list[str], unanswer
     if "base_url" in keys:  # the app did not answer: say what the browser saw first
         unreachable = [note for note in job.context.evidence.notes if note.startswith("Could not open")]
         _say(f"error: {unreachable[-1] if unreachable else job.message}")
-    _say(f"{NAMES[job.kind]} paused (job {job.id}): it needs {len(questions)} answer(s) to go on.")
+    _say(f"{NAMES[job.kind]} paused (job {job.id}): it needs {plural(len(questions), 'answer')} to go on.")
     said = ""
     for q in job.pending:
         secret = " (secret: kept in memory only)" if q.kind == "secret" else ""

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from studio.cli.browser_options import add_browser_options, browser_endpoint
+from studio.wording import plural
 
 
 def _pilot(args: argparse.Namespace) -> int:
@@ -77,7 +78,7 @@ def _pilot(args: argparse.Namespace) -> int:
                   '  {"reasoning": "…", "actions": [{"action": "click", "selector": "text=Next"}]}\n'
                   'A batch with "done": true ends the session; so does Ctrl+C.', flush=True)
             report = await pilot.run()
-        print(f"Done ({report.endReason}): {report.actionsExecuted} action(s) executed, {report.actionsFailed} "
+        print(f"Done ({report.endReason}): {plural(report.actionsExecuted, 'action')} executed, {report.actionsFailed} "
               f"failed, {report.actionsRefused} refused. Report: {pilot.folder.resolve() / 'report.json'}", flush=True)
         return 0
 

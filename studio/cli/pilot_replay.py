@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from studio.cli.browser_options import browser_endpoint
+from studio.wording import plural
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -34,7 +35,7 @@ def replay(args: argparse.Namespace) -> int:
             overrides = {"browser_endpoint": endpoint} if endpoint else {}
             session = await runtime.start_browser(headless=not args.headed, label="studio pilot --replay",
                                                   **overrides)
-            print(f"Replaying {args.replay} ({len(recording.files)} action file(s)) from {recording.start_url}",
+            print(f"Replaying {args.replay} ({plural(len(recording.files), 'action file')}) from {recording.start_url}",
                   flush=True)
             return await Replayer(LivePage(session).driver, recording, say, args.out).run()
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from studio.cli.scenario_run import register_run
+from studio.wording import plural
 
 VALID, INVALID, BAD_INPUT = 0, 1, 2
 
@@ -39,7 +40,7 @@ def _validate(args: argparse.Namespace) -> int:
             print(problem)
         bad += bool(problems)
     total = len(files)
-    print(f"{total - bad} of {total} scenario file(s) valid" + (f"; {bad} with problems." if bad else "."),
+    print(f"{total - bad} of {plural(total, 'scenario file')} valid" + (f"; {bad} with problems." if bad else "."),
           file=sys.stderr)
     return INVALID if bad else VALID
 
@@ -163,7 +164,7 @@ def _clean(args: argparse.Namespace) -> int:
     for folder in (out / "sessions", out / "traces", *runs, out / "artifacts"):
         if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
-    print(f"Removed {len(removed)} file(s) a scenario run wrote in {out}; nothing else there was touched.")
+    print(f"Removed {plural(len(removed), 'file')} a scenario run wrote in {out}; nothing else there was touched.")
     return VALID
 
 

@@ -73,6 +73,6 @@ async def set_arcade(request: web.Request) -> web.Response:
         raise ApiError(400, "Send 'faults' as a list of fault names, e.g. {\"faults\": [\"dead_controls\"]}.")
     unknown = sorted(set(faults) - ARCADE_FAULTS.keys())
     if unknown:
-        raise ApiError(400, f"Unknown arcade fault(s): {', '.join(unknown)}. Known: {', '.join(ARCADE_FAULTS)}.")
+        raise ApiError(400, f"Unknown arcade faults: {', '.join(unknown)}. Known: {', '.join(ARCADE_FAULTS)}.")
     state_of(request).arcade_faults = frozenset(faults)
     return web.json_response({"ok": True, "faults": sorted(faults)})

@@ -33,6 +33,7 @@ from __future__ import annotations
 import statistics
 
 from studio.models.game import METRIC_WEIGHTS, GameEvidence, MetricScore
+from studio.wording import plural
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif")
 
@@ -82,9 +83,9 @@ def load(e: GameEvidence) -> MetricScore:
     timings = f"DOMContentLoaded {_seconds(e.dom_content_loaded_ms)}, first paint {_seconds(e.first_paint_ms)}"
     problems = []
     if failed:
-        problems.append(f"{len(failed)} failed request(s) while loading ({failed[0].removeprefix('phase1 ')[:80]})")
+        problems.append(f"{plural(len(failed), 'failed request')} while loading ({failed[0].removeprefix('phase1 ')[:80]})")
     if load_errors:
-        problems.append(f"{load_errors} error(s) logged while loading")
+        problems.append(f"{plural(load_errors, 'error')} logged while loading")
     said = "; ".join(problems) if problems else "No failed requests and no errors while loading"
     return MetricScore(name="load", score=_clamp(score), justification=(
         f"The page answered HTTP {e.http_status or 200} and finished loading in {_seconds(e.load_ms)} ({timings}). "
@@ -94,7 +95,7 @@ def load(e: GameEvidence) -> MetricScore:
 def visual(e: GameEvidence) -> MetricScore:
     if not e.reachable:
         return MetricScore(name="visual", score=5, justification=(
-            f"The game never appeared: {e.screenshots} screenshot(s) show only the page that answered instead "
+            f"The game never appeared: {plural(e.screenshots, 'screenshot')} show only the page that answered instead "
             f"(HTTP {e.http_status or 'none'}). Nothing of the game could be judged."))
     if e.screenshots == 0:
         return MetricScore(name="visual", score=0, justification="No screenshot could be taken, so nothing was seen.")
@@ -120,7 +121,7 @@ def visual(e: GameEvidence) -> MetricScore:
     said = ("; ".join(notes).capitalize() + ".") if notes else "No missing images or frozen frames were seen."
     return MetricScore(name="visual", score=_clamp(score), justification=(
         f"{e.screenshots} screenshots show {e.surface or 'the page'} with detail level {e.detail_level:.2f} "
-        f"(share of the picture with visible edges) and {e.distinct_frames} change(s) between consecutive "
+        f"(share of the picture with visible edges) and {plural(e.distinct_frames, 'change')} between consecutive "
         f"screenshots. {said}"))
 
 
@@ -129,7 +130,7 @@ def controls(e: GameEvidence) -> MetricScore:
     if not responses:
         score = 5 if e.controls_found == 0 else 10
         return MetricScore(name="controls", score=score, justification=(
-            f"{e.controls_found} control(s) were found but none could be tried, so no response was measured."
+            f"{plural(e.controls_found, 'control')} were found but none could be tried, so no response was measured."
             if e.controls_found else "No control of the game was found (no buttons, keys or clickable surface)."))
     play = [r for r in responses if r.purpose in ("play", "surface")]
     buttons = [r for r in responses if r.purpose in ("start", "restart")]
@@ -176,8 +177,8 @@ def playability(e: GameEvidence) -> MetricScore:
             if e.game_over_seen else f"no game over came in {e.play_seconds:.0f} s of play")
     first = (f"The game {'started and ' if e.started else 'never visibly started; it '}"
              f"{'responded to ' + str(len(play)) + ' of ' + str(len(tried)) + ' controls' if tried else 'had no controls'}"
-             f" during {e.play_seconds:.0f} s of play, with {e.state_changes} visible state change(s)")
-    second = (f"The score changed {e.score_changes} time(s)" if e.score_changes
+             f" during {e.play_seconds:.0f} s of play, with {plural(e.state_changes, 'visible state change')}")
+    second = (f"The score changed {plural(e.score_changes, 'time')}" if e.score_changes
               else "A score was shown but never changed" if e.score_seen else "No score, level or lives were shown")
     third = f"; {loop}." + (f" The picture froze for {e.frozen_seconds:.0f} s." if e.frozen_seconds else "")
     return MetricScore(name="playability", score=_clamp(score), justification=f"{first}. {second}{third}")
@@ -197,13 +198,13 @@ def technical(e: GameEvidence) -> MetricScore:
         score -= 25
     if e.long_task_ms > 2000:
         score -= 10
-    first = (f"{e.page_errors} uncaught error(s) ({len(uncaught)} distinct), {e.console_errors} console error(s) and "
-             f"{len(e.failed_requests)} failed request(s) were recorded")
+    first = (f"{plural(e.page_errors, 'uncaught error')} ({len(uncaught)} distinct), {plural(e.console_errors, 'console error')} and "
+             f"{plural(len(e.failed_requests), 'failed request')} were recorded")
     if uncaught:
         first += f"; first: {uncaught[0].split(': ', 1)[-1][:90]}"
     second = (f"The game's frame loop ran at a median {fps:.0f} frames per second" if fps is not None
               else "The game drew no animation frames (it redraws only on input, or not at all)")
     if e.frozen_seconds:
         second += f", and stopped for {e.frozen_seconds:.0f} s"
-    third = f"{e.long_tasks} long task(s) blocked the page for {e.long_task_ms:.0f} ms in all."
+    third = f"{plural(e.long_tasks, 'long task')} blocked the page for {e.long_task_ms:.0f} ms in all."
     return MetricScore(name="technical", score=_clamp(score), justification=f"{first}. {second}. {third}")

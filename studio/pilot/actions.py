@@ -73,7 +73,7 @@ class PilotAction(BaseModel):
             raise ValueError(f"a '{kind}' action needs a selector")
         if kind in NEEDS_VALUE and self.value is None:
             what = {"type": "the text to enter", "select": "the option to choose",
-                    "upload": "the file path(s), comma-separated", "press": "the key, e.g. 'Enter'"}[kind]
+                    "upload": "the file path, or paths separated by commas", "press": "the key, e.g. 'Enter'"}[kind]
             raise ValueError(f"a '{kind}' action needs a value ({what})")
         if kind == "navigate" and not (self.url or self.value):
             raise ValueError("a 'navigate' action needs a url")

@@ -28,6 +28,7 @@ from studio.pilot.recording import RecordedFile, Recording, RecordingError, verd
 from studio.pilot.session import PilotEvent, PilotOptions, PilotSession
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
+from studio.wording import plural
 
 TESTER_ACTS: dict[str, ActionName] = {"click": "click", "dblclick": "dblclick", "hover": "hover", "check": "check",
                                       "uncheck": "uncheck"}
@@ -124,7 +125,7 @@ class Replayer:
                     observation = await self._next_observation(running)
                 self._compare(item, observation, result)
             if self.recording.tester_after:
-                result.notes.append(f"{len(self.recording.tester_after)} tester action(s) after the last action file "
+                result.notes.append(f"{plural(len(self.recording.tester_after), 'tester action')} after the last action file "
                                     "were not replayed (nothing after them was recorded to compare).")
             if not running.done():
                 session.stop()

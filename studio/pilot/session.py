@@ -37,6 +37,7 @@ from studio.pilot.observer import PageLog, dom_state, new_errors, now_ms, perfor
 from studio.pilot.progress import ProgressTracker, progress_indicator
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
+from studio.wording import plural
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +256,7 @@ class PilotSession:
             if self.executed >= self.options.max_steps:
                 self._end_reason = "max_steps"
                 self._warn(f"The session reached its limit of {self.options.max_steps} actions; "
-                           f"{len(batch.actions) - index} action(s) of the batch did not run.")
+                           f"{plural(len(batch.actions) - index, 'action')} of the batch did not run.")
                 break
             outcome = await self.executor.execute(action, index)
             outcomes.append(outcome)

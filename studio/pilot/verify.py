@@ -8,6 +8,7 @@ import time
 from studio.pilot.actions import Expectation
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
+from studio.wording import plural
 
 VERIFY_TIMEOUT_MS = 3_000
 POLL_S = 0.1
@@ -47,12 +48,12 @@ async def check(driver: PageDriver, expectation: Expectation) -> tuple[bool, str
     if count is None:
         return False, f"{selector!r} cannot be read as a selector (or the page was between documents)"
     if kind == "count":
-        return count == int(value), f"{count} element(s) match {selector!r}"
+        return count == int(value), f"{plural(count, 'element')} match {selector!r}"
     if count == 0:
         return kind == "hidden", f"no element matches {selector!r}"
     visible = await driver.is_visible(selector)
     if kind == "visible":
-        return visible, f"{selector!r} matches {count} element(s); the first is hidden"
+        return visible, f"{selector!r} matches {plural(count, 'element')}; the first is hidden"
     if kind == "hidden":
         return not visible, f"{selector!r} is visible"
     text = await _inner_text(driver, selector)

@@ -31,6 +31,7 @@ from studio.race.errors import RaceError
 from studio.runtime import EngineRuntime
 from studio.runtime.jobs import JobControl
 from studio.store.project import ProjectFile
+from studio.wording import plural
 
 MAIN_BUDGET = JobBudgets().main  # the default; Settings › Model and the CLI flags change it
 WRITERS = ("new_testsuite", "new_test_case")  # the agents whose job is to write cases: none written is "nothing"
@@ -146,13 +147,13 @@ class Playground:
                                                                                          len(main.skipped))}
         if kind == "new_testsuite":
             suites = await new_testsuite(main)
-            return {"suites": [s.id for s in suites], "summary": f"Created {len(suites)} suite(s) with "
-                    f"{len(main.created)} case(s)."}
+            return {"suites": [s.id for s in suites], "summary": f"Created {plural(len(suites), 'suite')} with "
+                    f"{plural(len(main.created), 'case')}."}
         if kind == "edit_test_case":
             edits = edit_test_cases(main)
             stale = sum(1 for e in edits if e.after.status == "stale")
             return {"edits": [e.model_dump(mode="json") for e in edits],
-                    "summary": f"Edited {len(edits)} case(s) ({stale} marked stale); the others were not touched."}
+                    "summary": f"Edited {plural(len(edits), 'case')} ({stale} marked stale); the others were not touched."}
         raise ValueError(f"unknown playground job kind {kind!r}")
 
     def _pause(self, main: MainJob, asked: NeedAnswers) -> JobRecord:

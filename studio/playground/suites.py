@@ -17,6 +17,7 @@ from studio.playground.wording import name_suites
 from studio.preflight.discovery import behaviours_of
 from studio.preflight.flows import walk_wizard
 from studio.preflight.run import NeedAnswers
+from studio.wording import plural
 
 CHOICE = "suites"
 ALL = "All of the proposed suites"
@@ -81,7 +82,7 @@ async def new_testsuite(main: MainJob) -> list[TestSuite]:
         main.started(0)
         return []
     if len(proposed) < MIN_CANDIDATES:
-        main.skipped.append(f"Only {len(proposed)} module(s) with something to test were found; proposing "
+        main.skipped.append(f"Only {plural(len(proposed), 'module')} with something to test were found; proposing "
                             "anyway.")
     answer = main.job.context.answer(CHOICE)
     if not answer:

@@ -16,6 +16,7 @@ from studio.llm.errors import ModelOutputInvalid, ModelUnavailable
 from studio.llm.safety import Untrusted
 from studio.models.testcase import TestCase, TestSuite
 from studio.playground.main_job import MainJob
+from studio.wording import plural
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ async def reword_cases(main: MainJob, cases: list[TestCase]) -> list[TestCase]:
             reworded[item.index] = cases[item.index].model_copy(update={
                 "title": item.title.strip(), "expected_results": [e for e in item.expected_results if e.strip()]
                 or cases[item.index].expected_results})
-    main.notes.append(f"The model reworded {len(answer.cases)} of {len(cases)} case(s); steps are the browser's.")
+    main.notes.append(f"The model reworded {len(answer.cases)} of {plural(len(cases), 'case')}; steps are the browser's.")
     return reworded
 
 

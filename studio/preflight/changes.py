@@ -18,6 +18,7 @@ from studio.models.context import DetectedChange
 from studio.models.testcase import FieldSpec, TestCase
 from studio.preflight.flows import walk_wizard
 from studio.preflight.run import PreflightRun
+from studio.wording import plural
 
 # Steps after one of these may be on another page (or another wizard step): not checked on the entry page.
 PAGE_CHANGING = ("navigate",)
@@ -75,7 +76,7 @@ async def detect_changes(run: PreflightRun) -> None:
     for path, group in by_entry.items():
         if not run.may_open(run.url(path)):
             continue  # the tester did not allow leaving the app: nothing is known about that page
-        run.progress(f"Checking {len(group)} stored case(s) that start at {path}")
+        run.progress(f"Checking {plural(len(group), 'stored case')} that start at {path}")
         status, survey = await run.visit(run.url(path), reached_by="a stored test case's entry point", deep=True)
         path = urlsplit(path).path or "/"
         final = urlsplit(run.driver.url).path if survey else None
@@ -84,7 +85,7 @@ async def detect_changes(run: PreflightRun) -> None:
             continue
         if survey.is_login_page and run.context.auth_state.blockers:
             # Signed out because the login was skipped: the login page says nothing about how the app changed.
-            run.note(f"Could not check the {len(group)} case(s) starting at {path}: it shows the login page and the "
+            run.note(f"Could not check the {plural(len(group), 'case')} starting at {path}: it shows the login page and the "
                      "login was skipped.")
             run.job.state.setdefault("unchecked_case_ids", []).extend(case.id for case in group)
             continue
@@ -119,7 +120,8 @@ async def detect_changes(run: PreflightRun) -> None:
         for (kind, evidence), ids in findings.items()]
     run.job.state["change_details"] = [{**details[key], "case_ids": sorted(set(ids))} for key, ids in findings.items()]
     if findings:
-        run.note(f"{len(findings)} change(s) affect {len({i for ids in findings.values() for i in ids})} stored case(s).")
+        impacted = len({i for ids in findings.values() for i in ids})
+        run.note(f"{plural(len(findings), 'change')} affect {plural(impacted, 'stored case')}.")
 
 
 async def _check_elements(run: PreflightRun, case: TestCase, here: list[PageCatalog], findings: Findings,

@@ -17,6 +17,7 @@ from studio.models.catalog import PageCatalog
 from studio.preflight.discovery import behaviours_of
 from studio.preflight.nothing import controls_of
 from studio.preflight.run import PreflightRun
+from studio.wording import plural
 
 CATEGORIES = ("validation", "permissions", "state_transitions", "concurrency", "search_filter_sort_pagination",
               "error_states", "file_upload")
@@ -81,7 +82,7 @@ def _page(run: PreflightRun, page: PageCatalog) -> dict[str, str]:
                 *page.filters, *page.views]
     if acted_on and not kinds and not walked:
         # Controls were found and none was tried: whatever they change, nobody saw it change.
-        why.setdefault("state_transitions", f"none of the {len(acted_on)} control(s) on {where} was tried")
+        why.setdefault("state_transitions", f"none of the {plural(len(acted_on), 'control')} on {where} was tried")
     if (mutating or page.inputs) and not kinds & CHANGED and not walked:
         what = f"'{mutating[0]}'" if mutating else f"the field '{page.inputs[0].name}'"
         why.setdefault("state_transitions", f"{what} on {where} was not tried")

@@ -13,6 +13,7 @@ from studio.preflight.form_trials import writable_forms
 from studio.preflight.probes import Prober
 from studio.preflight.run import PreflightRun
 from studio.preflight.sandbox import Sandbox
+from studio.wording import plural
 
 MAX_PAGES = 2
 
@@ -44,10 +45,10 @@ async def discover_flows(run: PreflightRun) -> None:
             context.discovered_flows_summary.append(FlowSummary(flow_name=behaviour.name, entry_point=path,
                                                                 notes=behaviour.summary))
         if box.written:
-            run.note(f"On {path} the preflight sent {len(box.written)} write(s) to the app with sample data, as the "
+            run.note(f"On {path} the preflight sent {plural(len(box.written), 'write')} to the app with sample data, as the "
                      f"tester allowed ({box.written[0]}); records it saved were deleted again where the page could.")
         if box.blocked:
-            run.note(f"On {path} the page tried to write to the server {len(box.blocked)} time(s) "
+            run.note(f"On {path} the page tried to write to the server {plural(len(box.blocked), 'time')} "
                      f"({box.blocked[0]}); the preflight stopped those requests, so what needs them was not seen.")
-        run.note(f"Tried {path}: {len(found)} behaviour(s) seen "
+        run.note(f"Tried {path}: {plural(len(found), 'behaviour')} seen "
                  f"({', '.join(b.kind for b in found) or 'none'}).")

@@ -14,6 +14,7 @@ from studio.models.context import EntryPoint, PendingQuestion
 from studio.preflight.flows import walk_wizard
 from studio.preflight.model_ranking import model_choice
 from studio.preflight.run import NeedAnswers, PreflightRun
+from studio.wording import plural
 
 AREA = "area"
 ASK_BELOW = 0.5
@@ -153,7 +154,7 @@ async def _validate(run: PreflightRun, request: str, ranked: list[tuple[float, s
         entry_points.append(EntryPoint(label=survey.catalog.heading or label, url=survey.catalog.path,
                                        click_path=reach, confidence=round(confidence, 2)))
         run.note(f"{label}: {survey.catalog.heading!r} with {len(survey.catalog.actions)} controls and "
-                 f"{len(survey.catalog.forms)} form(s) at {survey.catalog.path}.")
+                 f"{plural(len(survey.catalog.forms), 'form')} at {survey.catalog.path}.")
         if any(form.step_text for form in survey.catalog.forms):
             await walk_wizard(run, survey)
         if confidence >= 0.85:

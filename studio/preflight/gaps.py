@@ -18,6 +18,7 @@ from studio.models.context import CoverageGap
 from studio.preflight.coverage import CATEGORIES, MUTATING, NO_CONTROL, unchecked_categories
 from studio.preflight.discovery import behaviours_of
 from studio.preflight.run import PreflightRun
+from studio.wording import plural
 
 __all__ = ["CATEGORIES", "MUTATING", "behaviour_gaps", "detect_gaps", "page_gaps"]
 
@@ -147,4 +148,4 @@ def detect_gaps(run: PreflightRun) -> None:
             by_reason.setdefault(why, []).append(category)
         run.note("Coverage gaps could not be checked for: " + "; ".join(f"{', '.join(categories)} ({why})" for
                                                                         why, categories in by_reason.items()) + ".")
-    run.progress(f"{len(gaps)} coverage gap(s) in {len(missing)} categor{'y' if len(missing) == 1 else 'ies'}")
+    run.progress(f"{plural(len(gaps), 'coverage gap')} in {len(missing)} categor{'y' if len(missing) == 1 else 'ies'}")

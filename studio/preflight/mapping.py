@@ -15,6 +15,7 @@ from studio.preflight.naming import area_name, clean_title, stable_heading
 from studio.preflight.run import PreflightRun, origin_of
 from studio.preflight.survey import survey_page
 from studio.race.errors import RaceError
+from studio.wording import plural
 
 MAX_KEY_PAGES = 14
 
@@ -116,8 +117,8 @@ def _single_page_map(run: PreflightRun, home: PageCatalog, name: str) -> None:
         context.ui_map.key_pages.append(KeyPage(name=f"{name} › {view.name}", url=f"{home.path}{view.href}",
                                                 how_to_reach=f"{where} › {view.name}"))
     keys = f" It listens to the keyboard ({', '.join(home.keyboard.where)})." if home.keyboard.listening else ""
-    run.note(f"{home.path} is a single-page app: no navigation between pages; {len(home.views)} view(s) "
-             f"({', '.join(v.name for v in home.views) or 'none'}) and {home.control_count} control(s) on the page "
+    run.note(f"{home.path} is a single-page app: no navigation between pages; {plural(len(home.views), 'view')} "
+             f"({', '.join(v.name for v in home.views) or 'none'}) and {plural(home.control_count, 'control')} on the page "
              f"itself.{keys}")
     run.progress(f"Single-page app: views {', '.join(context.ui_map.top_nav) or 'none'}")
 

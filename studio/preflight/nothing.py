@@ -17,6 +17,7 @@ from studio.models.context import JobRecord
 from studio.models.nothing import NothingProduced, NothingReason, Tried
 from studio.models.testcase import CaseStep
 from studio.preflight.form_trials import writable_forms
+from studio.wording import plural
 
 NOT_ACTING = {"navigate", "reload", "back", "expect_visible", "expect_hidden", "expect_text", "expect_url"}
 LOGIN = "Answer the login question (in the window, or credentials.email and credentials.password in --answers FILE) " \
@@ -96,7 +97,7 @@ def cases_nothing(job: JobRecord, catalogs: list[PageCatalog], said: list[str],
             f"Every case it drafted is already in the project ({len(duplicates)}; e.g. {duplicates[0]})"),
             next_step="Open them in Test Cases; for new cases, ask for another area of the app."))
     for sentence in said:
-        # The agent's own count ("Created 0 suite(s) …", "Created no new case for / …") says nothing new here.
+        # The agent's own count ("Created 0 suites …", "Created no new case for / …") says nothing new here.
         if not sentence.strip() or sentence.startswith("Created ") and not sentence.startswith("Created no cases: "):
             continue
         next_step = AREA if "no area was validated" in sentence or "could not confirm" in sentence else (
@@ -134,11 +135,11 @@ def reasons(job: JobRecord, catalogs: list[PageCatalog], done: Tried) -> list[No
     elif done.controls_found and not done.controls_tried:
         where = ", ".join(_page_words(c) for c in pages if not c.is_error_page and c.has_content) or "the pages"
         said.append(NothingReason(kind="seen", sentence=(
-            f"It found {done.controls_found} control(s) on {where} but tried none of them, so it saw nothing they "
+            f"It found {plural(done.controls_found, 'control')} on {where} but tried none of them, so it saw nothing they "
             "do."), next_step=AREA))
     elif done.controls_tried and not job.state.get("behaviours", {}) and not any("#step-" in c.path for c in catalogs):
         said.append(NothingReason(kind="seen", sentence=(
-            f"It tried {done.controls_tried} control(s) and saw nothing change: no item, counter, message or "
+            f"It tried {plural(done.controls_tried, 'control')} and saw nothing change: no item, counter, message or "
             "address."), next_step=("Try them in the live view: a control that changes nothing may be a defect; if "
                                     "the page needs data first (an account, items), give the job that and run again.")))
     return _unique(said)
@@ -155,7 +156,7 @@ def _blocked(job: JobRecord, pages: list[PageCatalog]) -> list[NothingReason]:
         names = ", ".join(f"'{form.name}' on {catalog.path}" if form.name else f"one on {catalog.path}"
                           for catalog, form in forms[:3])
         found.append(NothingReason(kind="blocked", sentence=(
-            f"{len(forms)} form(s) were not sent ({names}): sending a form reaches the app's server, which the "
+            f"{plural(len(forms), 'form')} were not sent ({names}): sending a form reaches the app's server, which the "
             "preflight does only when allowed."), next_step=TRY_FORMS))
     for note in job.context.evidence.notes:
         if "the preflight stopped those requests" in note and not job.state.get("try_forms"):

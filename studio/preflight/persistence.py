@@ -13,6 +13,7 @@ from studio.models.outcomes import VisibleOutcome
 from studio.models.testcase import CaseStep
 from studio.preflight.findings import report_finding
 from studio.race.errors import RaceError
+from studio.wording import plural
 
 if TYPE_CHECKING:
     from studio.preflight.probes import Prober
@@ -56,7 +57,7 @@ async def try_persistence(prober: Prober, adds: list[CaseStep]) -> None:
         prober.keep("persist", name, adds, [reload])
         return
     keys = ", ".join(f'"{key}"' for key, _ in lost)
-    summary = (f"On {prober.catalog.path}, {len(lost)} item(s) added before a reload were gone after it ({keys}): "
+    summary = (f"On {prober.catalog.path}, {plural(len(lost), 'item')} added before a reload were gone after it ({keys}): "
                "users of a list expect what they added to stay.")
     expected = [VisibleOutcome(locator=locator, why=f'"{key}" is still listed after the reload.')
                 for key, locator in lost if locator is not None]

@@ -16,6 +16,7 @@ from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.race.outcome_locators import items_locator
 from studio.race.page_state import Collection, PageState, read_page_state
+from studio.wording import plural
 
 if TYPE_CHECKING:
     from studio.preflight.probes import Prober
@@ -85,7 +86,7 @@ async def try_search(prober: Prober, field: CatalogElement) -> None:
         shown = "; ".join(f'"{text}"' for text in left)
         rows_left = TextsOutcome(locator=items, texts=left, why=f"The list shows only {shown}.")
     else:
-        rows_left = CountOutcome(locator=items, count=len(left), why=f"The list shows {len(left)} item(s).")
+        rows_left = CountOutcome(locator=items, count=len(left), why=f"The list shows {plural(len(left), 'item')}.")
     enter = enter.model_copy(update={"outcomes": [rows_left, *enter.outcomes],
                                      "expected": " ".join(filter(None, [rows_left.why, enter.expected]))})
     prober.keep("search", f"Searching '{field.name}' for '{word}' lists only the items that have it", navigate,

@@ -41,6 +41,7 @@ from studio.race.page_state import (
     same_document,
 )
 from studio.race.volatility import volatility
+from studio.wording import plural
 
 TOGGLES = {"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"}
 FIELDS = {"textbox", "searchbox", "combobox", "spinbutton"}
@@ -135,7 +136,7 @@ class OutcomeObserver:
         if action in ("fill", "type") and value:
             self._typed.append(value)
         outcomes.append(PageErrorsOutcome(messages=list(errors), why=(
-            f"The page threw {len(errors)} uncaught error(s)." if errors else "")))
+            f"The page threw {plural(len(errors), 'uncaught error')}." if errors else "")))
         return outcomes
 
     # -- collections -----------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from studio.scenarios.records import RunLog
 from studio.scenarios.runner import ScenarioResult, ScenarioRunner, start_url
 from studio.scenarios.spec import Scenario
 from studio.scenarios.validation import Problem, check_scenario
+from studio.wording import plural
 
 
 class BatchError(Exception):
@@ -104,7 +105,7 @@ def load_all(files: list[Path]) -> list[Scenario]:
         if scenario is not None and not found:
             scenarios.append(scenario)
     if problems:
-        raise BatchError(f"{len(problems)} problem(s) in the scenario files; nothing was run. Fix them "
+        raise BatchError(f"{plural(len(problems), 'problem')} in the scenario files; nothing was run. Fix them "
                          "(`studio validate` checks them) and run again.", problems)
     return scenarios
 
@@ -133,7 +134,7 @@ async def run_batch(scenarios: list[Scenario], options: BatchOptions, say: Calla
     batch = BatchResult(run_id, log_path=log.path)
     queue = [s for s in scenarios for _ in range(max(1, options.repeat))]
     started = time.monotonic()
-    say(f"[{clock()}] Starting run: {len(queue)} scenario(s)" + (f", {options.parallel} at a time"
+    say(f"[{clock()}] Starting run: {plural(len(queue), 'scenario')}" + (f", {options.parallel} at a time"
                                                                  if options.parallel > 1 else ""))
     gate = asyncio.Semaphore(max(1, options.parallel))
     stop = asyncio.Event()

@@ -188,4 +188,4 @@ class LocalScenarioPages:
         if self.fleet is None:
             return []
         left_out = await self.fleet.start()
-        return [f"{m.lost} The scenarios run on the other browser(s)." for m in left_out]
+        return [f"{m.lost} The scenarios run on the other browsers." for m in left_out]

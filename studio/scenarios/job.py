@@ -25,6 +25,7 @@ from studio.scenarios.driver import LocalScenarioPages
 from studio.scenarios.runner import ScenarioResult
 from studio.scenarios.spec import Scenario
 from studio.store.scenario_runs import ScenarioRunStore
+from studio.wording import plural
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,7 @@ class ScenarioJob:
         hooks = BatchHooks(pages=self.pages, run_id=self.run_id, record=self._record,
                            page_opened=self.page_opened, should_stop=lambda: control.cancel_requested,
                            scenario_ended=self._scenario_ended)
-        control.report(f"Starting {len(self.scenarios)} scenario(s)", 0.0)
+        control.report(f"Starting {plural(len(self.scenarios), 'scenario')}", 0.0)
         batch = await run_batch(self.scenarios, options, lambda line: log.info("%s", line), hooks)
         return self._settle(batch, control.cancel_requested)
 
@@ -125,7 +126,7 @@ class ScenarioJob:
         if record.get("type") == "step":
             total = len(self.scenarios)
             control.report(f"{record.get('scenarioId', '')}: step {record.get('step')} "
-                           f"({self._done} of {total} scenario(s) done)", self._done / total if total else None)
+                           f"({self._done} of {plural(total, 'scenario')} done)", self._done / total if total else None)
         control.partial(record)
 
     def _keep_shots(self, record: dict[str, Any]) -> None:
@@ -151,7 +152,7 @@ class ScenarioJob:
     def _settle(self, batch: BatchResult, cancelled: bool) -> ScenarioRunOutcome:
         status = "cancelled" if cancelled else "finished"
         passed = sum(r.status == "success" for r in batch.results)
-        message = (f"{passed} of {len(batch.results)} scenario(s) reached their goal"
+        message = (f"{passed} of {plural(len(batch.results), 'scenario')} reached their goal"
                    + (f"; stopped by the tester with {len(self.scenarios) - len(batch.results)} not run"
                       if cancelled else "") + ".")
         report = self._write_report(batch)

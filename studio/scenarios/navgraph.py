@@ -31,6 +31,7 @@ from studio.browser.contexts import ContextOptions
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.scenarios.driver import OpenPage
+from studio.wording import plural
 
 Edge = tuple[str, str]
 
@@ -255,8 +256,8 @@ async def crawl(open_page: OpenPage, base_url: str, starts: list[str], limits: C
         raise CrawlError(f"no start page could be loaded ({crawler.failure or 'out of time'})")
     graph.sources = ["signed-in crawl" if storage_state else "crawl"]
     ran_out = " (stopped at its limits)" if crawler._spent() else ""
-    graph.note = (f"{graph.sources[0]}: {len(graph.pages)} page(s), {len(graph.edges)} edge(s) from {crawler.loads} "
-                  f"load(s) in {time.monotonic() - started:.1f} s{ran_out}")
+    graph.note = (f"{graph.sources[0]}: {plural(len(graph.pages), 'page')}, {plural(len(graph.edges), 'edge')} from "
+                  f"{plural(crawler.loads, 'load')} in {time.monotonic() - started:.1f} s{ran_out}")
     return graph
 
 
@@ -277,7 +278,7 @@ def ui_map_graph(cached: dict[str, Any]) -> NavGraph:
                 graph.pages.add(target)
                 if target != here:
                     graph.edges.add((here, target))
-    graph.note = f"preflight UI map: {len(graph.pages)} page(s), {len(graph.edges)} edge(s)"
+    graph.note = f"preflight UI map: {plural(len(graph.pages), 'page')}, {plural(len(graph.edges), 'edge')}"
     return graph
 
 

@@ -26,6 +26,7 @@ from studio.models.events import (
     SessionEnded,
     SessionStarted,
 )
+from studio.wording import plural
 
 CATEGORIES = ("console", "network", "navigation", "progress", "job", "session")
 COLUMNS = ("Time", "Source", "Kind", "Status", "Message")
@@ -126,7 +127,7 @@ def job_row(event: EngineEvent) -> EventRow | None:
         row = f"suspected defect on {event.finding.page_url or 'the page'}: {event.finding.summary}", False, True
         status = event.finding.status
     elif isinstance(event, MainJobStarted):
-        row = f"{event.kind}" + (f": {event.total_items} item(s)" if event.total_items else ""), False, False
+        row = f"{event.kind}" + (f": {plural(event.total_items, 'item')}" if event.total_items else ""), False, False
     elif isinstance(event, ItemProgress):
         row = f"{event.index}/{event.total} {event.status}: {event.message or event.item}", False, False
         status = event.status

@@ -71,7 +71,7 @@ def test_new_suite_and_new_cases_that_write_no_case_exit_6_and_leave_no_empty_su
     assert output["outcome"] == "nothing" and output["cases"] == [] and output["suites"] == []
     assert output["what"] == "wrote no test case" and output["tried"]["pages_visited"][0] == "/"
     assert output["reasons"] and all(reason["next_step"] for reason in output["reasons"])
-    assert "Created 0 suite(s)" not in output["summary"]
+    assert "Created 0 suites" not in output["summary"]
     assert "New test suite finished with nothing" in suite.stderr
 
     # without --json: sentences only, on stderr, and the same exit code

@@ -116,7 +116,7 @@ def test_damaged_rows_in_a_shared_file_are_named_and_the_rest_opens(studio, tmp_
     shared = _open_shared(window, tmp_path, "INSERT INTO jobs (id, kind, status, created_at, updated_at, data) "
                                             "VALUES ('j9', 'preflight', 'paused', 1, 1, '{not json')")
     assert services.project.path == shared
-    assert "has 1 damaged row(s), skipped: jobs row 'j9'" in window.message_bar.label.text()
+    assert "has 1 damaged row, skipped: jobs row 'j9'" in window.message_bar.label.text()
 
 
 def test_settings_apply_to_the_next_session(studio, tmp_path):

@@ -38,7 +38,7 @@ def test_try_forms_lets_the_next_preflight_send_forms(qloop, tmp_path):
                 kinds = {b.kind for b in behaviours_of(job.state, "/items/new")}
                 assert {"refused", "save", "remove"} <= kinds, kinds
                 assert app.items == before  # what it saved it deleted
-                await until(lambda: "write(s)" in front.context.tree_text() if hasattr(front.context, "tree_text")
+                await until(lambda: " write" in front.context.tree_text() if hasattr(front.context, "tree_text")
                             else True, what="the notes")
                 shoot(window, "try_forms_done")
         finally:

@@ -35,7 +35,7 @@ async def test_the_command_runs_a_session_until_ctrl_c_and_writes_the_report(dem
             process.kill()
     assert process.returncode == 0, err
     assert f"Session folder: {folder.resolve()}" in out and "action.json" in out
-    assert "Done (stopped): 1 action(s) executed" in out
+    assert "Done (stopped): 1 action executed" in out
     assert (folder / "status").read_text().strip() == "DONE"
     report = json.loads((folder / "report.json").read_text())
     assert report["endReason"] == "stopped" and report["finalUrl"].endswith("/products")

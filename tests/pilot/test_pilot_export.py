@@ -69,7 +69,7 @@ async def test_a_pilot_session_exports_as_a_test_that_passes_and_fails_when_the_
     out = tmp_path / "exported"
     assert main(["export", "--pilot", str(folder), "--lang", "python", "--out", str(out)]) == 0
     said = capsys.readouterr().out
-    assert "9 successful action(s); 1 failed, blocked or refused" in said and "Set STUDIO_PASSWORD" in said
+    assert "9 successful actions; 1 failed, blocked or refused" in said and "Set STUDIO_PASSWORD" in said
     test = next(out.glob("test_*.py")).read_text()
     flat = " ".join(line.strip().lstrip("#").strip() for line in test.splitlines())  # comments wrap
     assert user["password"] not in every_text(out)

@@ -73,7 +73,7 @@ def test_a_page_where_nothing_was_tried_is_not_fully_covered():
     buttons = [CatalogElement(role="button", name=name) for name in ("Next", "Flip", "Previous")]
     run = run_on(page(actions=buttons))
     assert run.context.confidence.coverage == round(6 / 7, 2)
-    assert "state_transitions (none of the 3 control(s) on / was tried)" in unchecked_note(run)
+    assert "state_transitions (none of the 3 controls on / was tried)" in unchecked_note(run)
     tried = run_on(page(actions=buttons), behaviours=[behaviour("page_action")])
     assert tried.context.confidence.coverage == 1.0
 

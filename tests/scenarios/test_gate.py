@@ -62,7 +62,7 @@ def test_clean_removes_only_what_a_run_wrote(tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == ["artifacts", "notes.txt"]
     assert [p.relative_to(out).as_posix() for p in (out / "artifacts").rglob("*")] == ["artifacts/smoke-2",
                                                                                        "artifacts/smoke-2/mine.txt"]
-    assert "Removed 7 file(s)" in capsys.readouterr().out
+    assert "Removed 7 files" in capsys.readouterr().out
 
 
 def test_the_ci_workflow_runs_validate_run_and_gate():

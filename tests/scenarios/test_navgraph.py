@@ -53,7 +53,7 @@ async def test_the_public_and_the_signed_in_crawl_find_the_demos_pages_and_edges
     # links into the signed-in area landed elsewhere: they are gated, and their pages are not in the public graph
     behind = {path_of(url) for url in public.gated}
     assert len(behind) >= 3 and not behind & public.pages
-    assert public.sources == ["crawl"] and "page(s)" in public.note
+    assert public.sources == ["crawl"] and " page" in public.note
 
     state = await signed_in_state(demo, browser, tmp_path)
     signed = await crawl(runtime.open_page, demo.base_url, sorted(public.gated), CrawlLimits(seconds=90), storage_state=state,

@@ -30,7 +30,7 @@ def records(path: Path) -> list[dict]:
 def test_the_shipped_scenarios_are_valid():
     done = studio("validate", str(SCENARIOS))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "5 of 5 scenario file(s) valid." in done.stderr
+    assert "5 of 5 scenario files valid." in done.stderr
     assert {p.parent.name for p in SCENARIOS.rglob("*.yaml")} == {"smoke", "exploration", "regression"}
 
 
@@ -40,7 +40,7 @@ def test_the_five_scenarios_pass_against_the_demo_and_pass_the_gate(browser_info
     done = studio("run", str(SCENARIOS), "--demo", "--parallel", "2", "--out", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].endswith("Starting run: 5 scenario(s), 2 at a time")
+    assert lines[0].endswith("Starting run: 5 scenarios, 2 at a time")
     assert sum(1 for line in lines if "] ✓ " in line) == 5 and "  Pass Rate: 100% (5/5)" in lines
     log = records(tmp_path / "results.jsonl")
     kinds = [r["type"] for r in log]

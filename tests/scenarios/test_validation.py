@@ -119,12 +119,12 @@ def test_hint_expressions():
 
 def test_the_validate_command(tmp_path, capsys):
     assert main(["validate", str(EXAMPLE)]) == 0
-    assert "1 of 1 scenario file(s) valid." in capsys.readouterr().err
+    assert "1 of 1 scenario file valid." in capsys.readouterr().err
     bad = broken(tmp_path, **{"max_steps: 40": "max_steps: -1"})
     assert main(["validate", str(EXAMPLE), str(bad)]) == 1
     out, err = capsys.readouterr()
     assert out.startswith(f"{bad}:38:14: 'constraints.max_steps': input should be greater than 0")
-    assert "1 of 2 scenario file(s) valid; 1 with problems." in err
+    assert "1 of 2 scenario files valid; 1 with problems." in err
     assert main(["validate", str(tmp_path / "nothing.yaml")]) == 2
 
 
