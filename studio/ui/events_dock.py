@@ -30,7 +30,7 @@ __all__ = ["CATEGORIES", "COLUMNS", "MAX_ROWS", "EventRow", "EventsFilter", "Eve
 # Up to this many rows a keystroke filters at once (a few ms); above it, typing waits for a pause of FILTER_PAUSE_MS.
 FILTER_AT_ONCE_ROWS = 2_000
 FILTER_PAUSE_MS = 150
-TOGGLES_PER_ROW = 4
+TOGGLES_PER_ROW = 3
 
 
 class EventsPanel(QWidget):
@@ -103,7 +103,7 @@ class EventsPanel(QWidget):
         table.setWordWrap(False)
         header = table.horizontalHeader()
         header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
-        for column, width in enumerate((70, 64, 76, 48)):  # narrow: the message gets what is left of a side column
+        for column, width in enumerate((62, 58, 70, 44)):  # narrow: the message gets what is left of a side column
             table.setColumnWidth(column, width)
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         table.verticalScrollBar().actionTriggered.connect(self._scrolled_by_tester)

@@ -19,7 +19,9 @@ from PySide6.QtWidgets import (
 
 from studio.ui.live_view import LiveView
 
-STATE_VERSION = 1  # the version every saved window layout carries (bump when defaults change a lot)
+# The version every saved window layout carries: bumped when the defaults change a lot, so a layout saved from the
+# old defaults is not restored over the new ones (2: Explore moved its bottom strip into the side column).
+STATE_VERSION = 2
 OWN_WINDOW_SHORTCUT = "Ctrl+Shift+O"
 ONLY_SHORTCUT = "F11"
 AWAY_TEXT = "The live page is in its own window."
