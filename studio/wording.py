@@ -12,6 +12,11 @@ def plural(count: int | float, noun: str, plural_form: str | None = None) -> str
     return f"{count} {noun if count == 1 else (plural_form or plural_of(noun))}"
 
 
+def agree(count: int | float, one: str, many: str) -> str:
+    """The verb that agrees with `count`: agree(1, "was", "were") is "was"."""
+    return one if count == 1 else many
+
+
 def plural_of(noun: str) -> str:
     """The plural of `noun` (its last word: "stored case" -> "stored cases")."""
     head, _, last = noun.rpartition(" ")

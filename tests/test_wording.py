@@ -7,7 +7,7 @@ import re
 import tokenize
 from pathlib import Path
 
-from studio.wording import plural
+from studio.wording import agree, plural
 
 STUDIO = Path(__file__).resolve().parents[1] / "studio"
 HEDGED = re.compile(r"[A-Za-z]\(s\)")
@@ -19,6 +19,7 @@ def test_plural_agrees_with_its_count():
     assert plural(2, "category") == "2 categories" and plural(3, "match") == "3 matches" and plural(2, "day") == \
         "2 days"
     assert plural(2, "person", "people") == "2 people"
+    assert agree(1, "was", "were") == "was" and agree(3, "was", "were") == "were"
 
 
 def test_no_string_the_studio_says_hedges_a_plural():

@@ -33,7 +33,7 @@ from __future__ import annotations
 import statistics
 
 from studio.models.game import METRIC_WEIGHTS, GameEvidence, MetricScore
-from studio.wording import plural
+from studio.wording import agree, plural
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif")
 
@@ -95,7 +95,7 @@ def load(e: GameEvidence) -> MetricScore:
 def visual(e: GameEvidence) -> MetricScore:
     if not e.reachable:
         return MetricScore(name="visual", score=5, justification=(
-            f"The game never appeared: {plural(e.screenshots, 'screenshot')} show only the page that answered instead "
+            f"The game never appeared: {plural(e.screenshots, 'screenshot')} {agree(e.screenshots, 'shows', 'show')} only the page that answered instead "
             f"(HTTP {e.http_status or 'none'}). Nothing of the game could be judged."))
     if e.screenshots == 0:
         return MetricScore(name="visual", score=0, justification="No screenshot could be taken, so nothing was seen.")
@@ -130,7 +130,7 @@ def controls(e: GameEvidence) -> MetricScore:
     if not responses:
         score = 5 if e.controls_found == 0 else 10
         return MetricScore(name="controls", score=score, justification=(
-            f"{plural(e.controls_found, 'control')} were found but none could be tried, so no response was measured."
+            f"{plural(e.controls_found, 'control')} {agree(e.controls_found, 'was', 'were')} found but none could be tried, so no response was measured."
             if e.controls_found else "No control of the game was found (no buttons, keys or clickable surface)."))
     play = [r for r in responses if r.purpose in ("play", "surface")]
     buttons = [r for r in responses if r.purpose in ("start", "restart")]
@@ -199,7 +199,7 @@ def technical(e: GameEvidence) -> MetricScore:
     if e.long_task_ms > 2000:
         score -= 10
     first = (f"{plural(e.page_errors, 'uncaught error')} ({len(uncaught)} distinct), {plural(e.console_errors, 'console error')} and "
-             f"{plural(len(e.failed_requests), 'failed request')} were recorded")
+             f"{plural(len(e.failed_requests), 'failed request')} were recorded")  # three counts: always "were"
     if uncaught:
         first += f"; first: {uncaught[0].split(': ', 1)[-1][:90]}"
     second = (f"The game's frame loop ran at a median {fps:.0f} frames per second" if fps is not None

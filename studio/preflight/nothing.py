@@ -17,7 +17,7 @@ from studio.models.context import JobRecord
 from studio.models.nothing import NothingProduced, NothingReason, Tried
 from studio.models.testcase import CaseStep
 from studio.preflight.form_trials import writable_forms
-from studio.wording import plural
+from studio.wording import agree, plural
 
 NOT_ACTING = {"navigate", "reload", "back", "expect_visible", "expect_hidden", "expect_text", "expect_url"}
 LOGIN = "Answer the login question (in the window, or credentials.email and credentials.password in --answers FILE) " \
@@ -156,7 +156,7 @@ def _blocked(job: JobRecord, pages: list[PageCatalog]) -> list[NothingReason]:
         names = ", ".join(f"'{form.name}' on {catalog.path}" if form.name else f"one on {catalog.path}"
                           for catalog, form in forms[:3])
         found.append(NothingReason(kind="blocked", sentence=(
-            f"{plural(len(forms), 'form')} were not sent ({names}): sending a form reaches the app's server, which the "
+            f"{plural(len(forms), 'form')} {agree(len(forms), 'was', 'were')} not sent ({names}): sending a form reaches the app's server, which the "
             "preflight does only when allowed."), next_step=TRY_FORMS))
     for note in job.context.evidence.notes:
         if "the preflight stopped those requests" in note and not job.state.get("try_forms"):
