@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -130,7 +131,8 @@ class InspectorPanel(QWidget):
         self.lists.addTab(self.ancestors, "Ancestors")
         self.lists.addTab(self.siblings, "Siblings")
         self.lists.addTab(self.descendants, "Descendants")
-        self.lists.setMinimumHeight(130)  # the tabs and about six facts: all of it fits at 1366×768, unscrolled
+        self.lists.setMinimumHeight(170)  # the tabs and about six facts
+
         self._requested: str | None = None  # the ref a click in a list asked to inspect, until it is shown
         self._picked_while_picking = False  # Alt+click picked it: pick mode went on
 
@@ -280,6 +282,15 @@ class InspectorPanel(QWidget):
     def _show_facts(self, facts: list[Observation]) -> None:
         blocking = show_facts(self.facts, facts)
         self.lists.setTabText(0, f"{BLOCKS_MARK if blocking else ''}Facts ({len(facts)})")
+        self._bring_facts_into_view()
+
+    def _bring_facts_into_view(self) -> None:
+        """The dock scrolls when the Explore column is short (1366×768): the facts are what the tester looks for."""
+        area = self.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is not None:
+            area.ensureWidgetVisible(self.lists, 0, 0)
 
     def _enable(self, on: bool) -> None:
         self.observe_button.setEnabled(on)
