@@ -11,6 +11,7 @@ as the fill and then press("Enter"), and done that way, so the page gets the key
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Awaitable, Callable
 
@@ -263,9 +264,11 @@ class StepRecorder:
         if self._watching:
             return
         self._watching = True
-        source = resource_path("race", "loading_watch.js").read_text(encoding="utf-8")
+        source, context = _loading_watch(), self.race.page.context
         try:
-            await asyncio.wait_for(self.race.page.context.add_init_script(source), LOADING_READ_S)
+            if not getattr(context, "_studio_loading_watch", False):  # once per tab, however often recording starts
+                await asyncio.wait_for(context.add_init_script(source), LOADING_READ_S)
+                context._studio_loading_watch = True  # type: ignore[attr-defined]
             await asyncio.wait_for(self.race.page.evaluate(source), LOADING_READ_S)
         except (PlaywrightError, TimeoutError):
             pass  # a page that does not answer: its steps are recorded without it
@@ -325,6 +328,12 @@ class StepRecorder:
     def _emit(self, step: RecordedStep) -> None:
         self.index += 1
         self.sink(step)
+
+
+@functools.cache
+def _loading_watch() -> str:
+    """The loading watch's page script (read once per process)."""
+    return resource_path("race", "loading_watch.js").read_text(encoding="utf-8")
 
 
 def _now() -> float:

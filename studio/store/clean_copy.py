@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from studio.store.errors import ForeignSchemaError, ProjectError, ProjectExistsError, SaveAsError
-from studio.store.inspection import inspect_project_file, sidecar
+from studio.store.inspection import inspect_project_file, read_only_uri, sidecar
 from studio.store.save_as import backup_to, remove_quietly
 from studio.store.schema import SchemaVersion
 from studio.store.schema_check import ForeignObject, compare_schema, expected_sql, trust_nothing_in_schema
@@ -38,9 +38,7 @@ def make_clean_copy(source: Path, dest: Path | None = None) -> tuple[Path, tuple
     dest = Path(dest).absolute() if dest is not None else clean_copy_path(source)
     if dest.exists():
         raise ProjectExistsError(dest)
-    has_wal = sidecar(source, "-wal").exists()
-    uri = source.as_uri() + ("?mode=ro" if has_wal else "?mode=ro&immutable=1")
-    reader = sqlite3.connect(uri, uri=True)
+    reader = sqlite3.connect(read_only_uri(source), uri=True)
     try:
         trust_nothing_in_schema(reader)
         backup_to(reader, source, dest)

@@ -38,6 +38,22 @@ def sidecar(path: Path, suffix: str) -> Path:
     return path.with_name(path.name + suffix)
 
 
+def has_live_wal(path: Path) -> bool:
+    """Whether a write-ahead log with content lies beside `path`: the project is open elsewhere, or was killed."""
+    wal = sidecar(path, "-wal")
+    return wal.exists() and wal.stat().st_size > 0
+
+
+def read_only_uri(path: Path) -> str:
+    """The SQLite URI that reads `path` and writes nothing beside it.
+
+    mode=ro alone still creates -wal/-shm beside a WAL-mode file and leaves them behind. Without a live -wal the main
+    file is complete, so immutable=1 reads it with no side files and no locks. With a -wal (a crash, or the project
+    open elsewhere), SQLite must read it and the side files already exist.
+    """
+    return path.absolute().as_uri() + ("?mode=ro" if has_live_wal(path) else "?mode=ro&immutable=1")
+
+
 def inspect_project_file(path: Path) -> FileInspection:
     """Check that `path` is an intact project this build can open, or raise a ProjectError; the file is not touched."""
     try:
@@ -49,8 +65,7 @@ def inspect_project_file(path: Path) -> FileInspection:
     if not path.is_file():
         raise ForeignFileError(path, "it is a folder or a device, not a file")
 
-    wal = sidecar(path, "-wal")
-    has_wal = wal.exists() and wal.stat().st_size > 0
+    has_wal = has_live_wal(path)
     # A 0-byte file is what a file dialog or mkstemp leaves; it holds nothing to protect. With a -wal beside it,
     # it is a project killed before its first checkpoint and SQLite must read it.
     if size == 0 and not has_wal:
@@ -66,7 +81,7 @@ def inspect_project_file(path: Path) -> FileInspection:
     )
 
     try:
-        version = _check_with_sqlite(path, has_wal)
+        version = _check_with_sqlite(path)
         if version is None:
             return FileInspection(path, blank=True, version=None)
     except sqlite3.DatabaseError as exc:
@@ -89,14 +104,10 @@ def _read_header(path: Path) -> bytes:
         raise ProjectAccessError(path, exc.strerror or str(exc)) from exc
 
 
-def _check_with_sqlite(path: Path, has_wal: bool) -> SchemaVersion | None:
+def _check_with_sqlite(path: Path) -> SchemaVersion | None:
     """The project's schema version; None for an SQLite database that holds nothing yet (no table, no signature:
     what another opener leaves for an instant while it creates the project)."""
-    # mode=ro alone still creates -wal/-shm beside a WAL-mode file and leaves them behind. Without a live -wal
-    # the main file is complete, so immutable=1 reads it with no side files and no locks. With a -wal (a crash,
-    # or the project open elsewhere), SQLite must read it and the side files already exist.
-    uri = path.absolute().as_uri() + ("?mode=ro" if has_wal else "?mode=ro&immutable=1")
-    conn = sqlite3.connect(uri, uri=True)
+    conn = sqlite3.connect(read_only_uri(path), uri=True)
     try:
         trust_nothing_in_schema(conn)
         application_id = conn.execute("PRAGMA application_id").fetchone()[0]

@@ -50,7 +50,7 @@ from studio.store.errors import (
     SaveAsError,
 )
 from studio.store.event_rows import write_event
-from studio.store.inspection import inspect_project_file, sidecar
+from studio.store.inspection import inspect_project_file, read_only_uri, sidecar
 from studio.store.save_as import backup_to, remove_quietly
 from studio.store.migrations import create_latest_schema, latest_version, upgrade
 from studio.store.schema import SchemaVersion
@@ -131,10 +131,8 @@ class ProjectFile:
     def _connect_read_only(cls, path: Path, version: SchemaVersion) -> ProjectFile:
         """Open for reading only (export, the navigation graph): a read-only file or folder is fine, nothing is
         written and, without a live -wal, no side file is made (immutable: nobody has the file open)."""
-        has_wal = sidecar(path, "-wal").exists()
-        uri = path.absolute().as_uri() + ("?mode=ro" if has_wal else "?mode=ro&immutable=1")
         try:
-            conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT_S)
+            conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=_BUSY_TIMEOUT_S)
             trust_nothing_in_schema(conn)
         except sqlite3.Error as exc:
             raise _open_error(path, exc) from exc

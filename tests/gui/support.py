@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 from studio.app.studio_app import StudioServices
 from studio.settings import StudioSettings
 from studio.ui.main_window import StudioWindow, build_window
+from studio.ui.synthetic_input import mouse_click
 
 
 async def until(predicate, timeout: float = 30.0, what: str = "condition"):
@@ -136,3 +137,11 @@ class NextSignal:
             raise AssertionError(f"timed out waiting for {what}") from None
         finally:
             self._signal.disconnect(self._caught)
+
+
+async def click_on(view, locator) -> None:
+    """A tester's click on the live view over the element, at where the page shows it now."""
+    await locator.scroll_into_view_if_needed()
+    box = await locator.bounding_box()
+    x, y = view.frame_rect().to_widget(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    mouse_click(view, QPoint(round(x), round(y)))

@@ -9,21 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from studio.ui.synthetic_input import mouse_click
-from tests.gui.support import NextSignal, close_studio, open_studio, shoot, until
+from tests.gui.support import NextSignal, click_on, close_studio, open_studio, shoot, until
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
-
-
-async def click_on(view, locator) -> None:
-    """A tester's click on the live view over the element, where the page shows it now."""
-    await locator.scroll_into_view_if_needed()
-    box = await locator.bounding_box()
-    x, y = view.frame_rect().to_widget(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    mouse_click(view, QPoint(round(x), round(y)))
 
 
 def actions_by_tester(folder: Path) -> list[dict]:

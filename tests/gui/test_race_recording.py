@@ -9,23 +9,14 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.async_api import expect
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from studio.store.inspection import sidecar
 from studio.ui.observations_dock import ENTRY_ROLE
-from studio.ui.synthetic_input import mouse_click
-from tests.gui.support import open_race_studio, shoot, until
+from tests.gui.support import click_on, open_race_studio, shoot, until
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
-
-
-async def click_on(view, locator) -> None:
-    """A tester's click on the live view over the element, at where the page shows it now."""
-    await locator.scroll_into_view_if_needed()
-    box = await locator.bounding_box()
-    x, y = view.frame_rect().to_widget(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    mouse_click(view, QPoint(round(x), round(y)))
 
 
 def test_recording_a_click_on_add_to_cart_writes_a_step_and_exports_it(qloop, demo, tmp_path):

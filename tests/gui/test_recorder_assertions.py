@@ -10,21 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from studio.ui.synthetic_input import mouse_click
 from tests.apps.list_app import ListApp
-from tests.gui.support import open_race_studio, until
+from tests.gui.support import click_on, open_race_studio, until
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser, pytest.mark.usefixtures("exports_on_the_worker_server")]
 SHOTS = Path("/tmp/shots")
-
-
-async def click_on(view, locator) -> None:
-    box = await locator.bounding_box()
-    x, y = view.frame_rect().to_widget(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    mouse_click(view, QPoint(round(x), round(y)))
 
 
 async def pick(services, locator) -> None:
