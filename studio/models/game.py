@@ -146,12 +146,23 @@ class Phase3Result(BaseModel):
     actionsTaken: int = 0
 
 
+class EvidenceRef(BaseModel):
+    """One piece of evidence behind a score: a screenshot (by its file name), a log line (console.log, network.log),
+    an action or a decision of the agent, with what it shows."""
+
+    kind: Literal["screenshot", "log", "action", "decision"]
+    ref: str  # the screenshot's file name, or the log's name ("console.log", "network.log", "agent-decisions.log")
+    text: str = ""  # the line itself, or what the screenshot shows
+
+
 class MetricScore(BaseModel):
-    """One scored metric (load, visual, controls, playability, technical) with its 2–3 sentence justification."""
+    """One scored metric (load, visual, controls, playability, technical) with its 2–3 sentence justification and
+    the evidence it rests on (extra to the seed's {name, score, justification})."""
 
     name: MetricName
     score: int = Field(ge=0, le=100)
     justification: str
+    evidence: list[EvidenceRef] = Field(default_factory=list)
 
 
 class Phase4Result(BaseModel):
