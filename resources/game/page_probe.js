@@ -98,6 +98,63 @@
       next();
     });
   }
+  // Text a game draws on its canvas (a score, "GAME OVER"): the latest draw of each place, so the evaluator reads a
+  // score drawn as text the way it reads the page's own text. A canvas that draws its digits as images stays unread.
+  const drawn = new Map();
+  let drawnLast = 0;
+  for (const proto of [window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype,
+                       window.OffscreenCanvasRenderingContext2D && OffscreenCanvasRenderingContext2D.prototype]) {
+    if (!proto) continue;
+    for (const name of ["fillText", "strokeText"]) {
+      const native = proto[name];
+      if (typeof native !== "function") continue;
+      proto[name] = function drawText(text, x, y, ...rest) {
+        try {
+          const said = String(text).trim();
+          if (said && this.canvas && this.canvas.isConnected !== false) {
+            drawnLast = counts.frames;
+            drawn.set(`${Math.round(x / 16)}:${Math.round(y / 16)}`, { text: said.slice(0, 80), frame: counts.frames });
+            if (drawn.size > 200) drawn.delete(drawn.keys().next().value);
+          }
+        } catch (error) { /* reading must never break the game's drawing */ }
+        return native.call(this, text, x, y, ...rest);
+      };
+    }
+  }
+  function canvasText() {
+    // The places drawn in the latest pass (and the one before: a HUD drawn every other frame).
+    return [...drawn.values()].filter((item) => item.frame >= drawnLast - 1).map((item) => item.text).join("\n");
+  }
+
+  // The page's scroll held while the game is played: arrow keys and Space scroll a page by default, and a page that
+  // moves under the camera is not the game answering. A scroll is undone at once and counted.
+  const held = { on: false, x: 0, y: 0, undone: 0 };
+  window.addEventListener("scroll", () => {
+    if (!held.on || (window.scrollX === held.x && window.scrollY === held.y)) return;
+    held.undone += 1;
+    window.scrollTo(held.x, held.y);
+  }, true);
+  function holdScroll(on) {
+    held.on = Boolean(on);
+    held.x = window.scrollX;
+    held.y = window.scrollY;
+    return held.undone;
+  }
+  function settle() {
+    // Undo a scroll now (the scroll event may not have run yet) and take the focus off a clicked button or link: its
+    // focus ring and pressed look are the control's, not the game's.
+    if (held.on && (window.scrollX !== held.x || window.scrollY !== held.y)) {
+      held.undone += 1;
+      window.scrollTo(held.x, held.y);
+    }
+    const active = document.activeElement;
+    const pressable = "button, a, [role=button], input[type=button], input[type=submit]";
+    if (active && active !== document.body && active.matches(pressable)) {
+      active.blur();
+    }
+    return held.undone;
+  }
+
   const nativeGetContext = HTMLCanvasElement.prototype.getContext;
   HTMLCanvasElement.prototype.getContext = function getContext(kind, ...rest) {
     const context = nativeGetContext.call(this, kind, ...rest);
@@ -135,7 +192,7 @@
     return (document.body ? document.body.innerText || "" : "").slice(0, 20000);
   }
 
-  function counters(text) {
+  function counters(text, fromPage = true) {
     const found = {};
     const lines = text.split("\n").map((line) => line.trim()).filter(Boolean);
     lines.forEach((line, i) => {
@@ -148,7 +205,7 @@
         }
       }
     });
-    for (const word of COUNTERS) {
+    for (const word of fromPage ? COUNTERS : []) {
       if (found[word] !== undefined) continue;
       const el = document.querySelector(`[id*="${word}" i], [data-testid*="${word}" i], [class*="${word}" i]`);
       const match = el && visible(el) ? (el.textContent || "").match(/\d[\d,]*/) : null;
@@ -165,12 +222,18 @@
 
   function state() {
     const text = pageText();
-    const words = [...new Set((text.match(GAME_WORDS) || []).map((w) => w.toLowerCase()))];
+    const drawnText = canvasText();
+    const counted = counters(text);
+    const drawnCounters = drawnText ? counters(drawnText, false) : {};
+    for (const [name, value] of Object.entries(drawnCounters)) if (counted[name] === undefined) counted[name] = value;
+    const both = drawnText ? `${text}\n${drawnText}` : text;
+    const words = [...new Set((both.match(GAME_WORDS) || []).map((w) => w.toLowerCase()))];
     return {
-      url: location.href, title: document.title, textLength: text.trim().length, textSignature: signature(text),
+      url: location.href, title: document.title, textLength: text.trim().length, textSignature: signature(both),
       elements: document.body ? document.body.getElementsByTagName("*").length : 0,
-      counters: counters(text), words, frames: counts.frames, longTasks: counts.longTasks,
-      longTaskMs: Math.round(counts.longTaskMs), scroll: [window.scrollX, window.scrollY],
+      counters: counted, canvasCounters: Object.keys(drawnCounters), canvasText: drawnText.slice(0, 400), words,
+      frames: counts.frames, longTasks: counts.longTasks, longTaskMs: Math.round(counts.longTaskMs),
+      scroll: [window.scrollX, window.scrollY], scrollsUndone: held.undone,
     };
   }
 
@@ -277,6 +340,7 @@
 
   Object.defineProperty(window, KEY, {
     value: { counts, state, surface, interaction, timing, keyHints, painted, outline, clearOutline, stepping, run,
+             holdScroll, settle,
              gameTime: () => (clock.stepping ? clock.now : null) },
     enumerable: false,
   });

@@ -34,6 +34,9 @@ START = re.compile(r"^\s*(play|play now|play game|start|start game|begin|go|let'
 RESTART = re.compile(r"\b(restart|new game|play again|try again|again|retry|reset|replay)\b", re.IGNORECASE)
 ACTION_WORDS = re.compile(r"\b(pause|resume|jump|fire|shoot|move|left|right|up|down|turn|rotate|drop|hold|mute)\b",
                           re.IGNORECASE)
+SIGN_OUT = re.compile(r"\b(sign|log)\s*(out|off)\b|\blogout\b|\bdelete (my )?account\b|\bunsubscribe\b",
+                      re.IGNORECASE)
+METER = re.compile(r"^\s*\d+(\.\d+)?\s*(fps|ms|mb)\b|\b\d+\s*fps\b|\bfps\s*:?\s*\d+", re.IGNORECASE)
 COMMON_KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Space")
 MOVE_KEYS = {"ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "KeyW", "KeyA", "KeyS", "KeyD"}
 MAX_PAGE_CONTROLS = 16
@@ -68,9 +71,25 @@ async def run_phase2(ctx: RunContext) -> Phase2Result:
     return Phase2Result(success=True, controls=controls, hypothesis=hypothesis)
 
 
+def site_control(line: SnapshotLine) -> str | None:
+    """Why an element of the page is the site's, not the game's (never a control, never clicked while playing): its
+    header, navigation or footer, a link to another page, a sign-out, a frame-rate meter. None for the game's."""
+    if line.chrome:
+        return "site navigation"
+    if line.role == "link":
+        return "a link to another page"
+    if SIGN_OUT.search(line.name):
+        return "signs the tester out"
+    if METER.search(line.name):
+        return "a frame-rate meter"
+    return None
+
+
 async def _page_controls(ctx: RunContext, lines: list[SnapshotLine]) -> list[ControlDiscovery]:
     now = time.time() * 1000
-    candidates = [line for line in lines if _is_control(line)]
+    site = [line for line in lines if _is_control(line) and site_control(line) is not None]
+    ctx.run.evidence.site_controls = [f'{line.name or line.role} ({site_control(line)})' for line in site][:20]
+    candidates = [line for line in lines if _is_control(line) and site_control(line) is None]
     boxes = await _boxes(ctx, [line.ref for line in candidates])
     surface = ctx.surface
     found: list[ControlDiscovery] = []
@@ -100,10 +119,6 @@ def _classify(line: SnapshotLine, box: Rect, surface: Rect | None) -> tuple[Cont
         clickable = "clickable" in line.states
         what = f"the play surface{' (it listens for clicks)' if clickable else ''}: {line.name or 'canvas'}"
         return "canvas", 0.7 if clickable else 0.4, what, "surface"
-    if line.role == "link":
-        return "link", 0.2 if line.chrome else 0.3, f'link "{name}" (leaves the game page)', "navigation"
-    if line.chrome:
-        return "button", 0.2, f'{line.role} "{name}" in the site header or footer', "navigation"
     if line.role in ("textbox", "searchbox", "spinbutton", "combobox"):
         return "input", 0.4, f'{line.role} "{name}"', "input"
     if START.search(line.name):

@@ -28,6 +28,7 @@ from studio.game import errors
 from studio.game.control_phase import run_phase2
 from studio.game.gameplay_phase import run_phase3
 from studio.game.load_phase import run_phase1
+from studio.game.retries import PHASE_RETRIES, with_retries
 from studio.game.run_context import GameOptions, RunContext
 from studio.game.scoring_phase import rubric_scores, run_phase4
 from studio.llm.budget import Budget
@@ -204,8 +205,16 @@ class GameEvaluation:
         self._status("running", key, f"{PHASE_TITLES[key]} started")
         limit = PHASE_TIMEOUTS_S[key] + (ctx.options.max_explore_s + PHASE3_SLACK_S - PHASE_TIMEOUTS_S[key]
                                          if key == "phase3" else 0)
+        async def retrying(number: int, delay: float, error: BaseException) -> None:
+            outcome.retries = number
+            ctx.note("retry", f"{key} try {number + 1} in {delay:g} s after {type(error).__name__}: {error}")
+            self._status("running", key, f"{PHASE_TITLES[key]}: the browser failed ({type(error).__name__}); "
+                                         f"trying again in {delay:g} s (retry {number} of {PHASE_RETRIES})")
+            if key in ("phase2", "phase3") and self.session.alive:
+                await ctx.hands.navigate(ctx.run.url)  # the game again, as the phase expects to find it
+
         try:
-            result = await asyncio.wait_for(body(), limit)
+            result = await with_retries(lambda: asyncio.wait_for(body(), limit), before_retry=retrying)
         except asyncio.CancelledError:
             raise
         except Exception as error:

@@ -47,9 +47,13 @@ class Explorer:
                  restarters: set[str]) -> None:
         self.rng = random.Random(seed)
         responded = {r.control for r in responses if r.responded}
+        tried = {r.control for r in responses}
         self.moves = [m for m in moves if m.element_selector not in restarters]
         self.restarters = [m for m in moves if m.element_selector in restarters]
-        self.weights = {m.element_selector: (3.0 if m.element_selector in responded else 0.15) for m in moves}
+        # What answered is preferred; what was never tried is worth a try (it is not confirmed yet); what did
+        # nothing when probed is tried rarely.
+        self.weights = {m.element_selector: (3.0 if m.element_selector in responded
+                                             else 1.0 if m.element_selector not in tried else 0.15) for m in moves}
 
     def next(self) -> Move | None:
         if not self.moves:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 
-from studio.game.control_phase import RESTART, START
-from studio.race.snapshot_lines import parse_snapshot
+from studio.game.control_phase import RESTART, START, site_control
+from studio.game.eyes import EyesError
 from studio.game.frames import changed_share
 from studio.game.hands import Touch
 from studio.game.looking import look, page_change
 from studio.game.run_context import RunContext
 from studio.models.game import AgentAction, ControlDiscovery
+from studio.race.snapshot_lines import parse_snapshot
 from studio.toolbelt.replies import ToolError
 
 START_SETTLE_S = 0.5
@@ -25,21 +26,31 @@ def perform(ctx: RunContext, control: ControlDiscovery) -> Callable[[], Awaitabl
         key = control.key
 
         async def press() -> Touch:
-            return await ctx.hands.press(key)
+            return await settled(ctx, await ctx.hands.press(key))
 
         return press
 
     async def click() -> Touch:
         touch = await ctx.hands.click(control.ref) if control.ref else Touch(False, "no ref", 0.0)
         if touch.done or not control.name:
-            return touch
-        ref = await _find(ctx, lambda line: line.name == control.name and not line.chrome)
+            return await settled(ctx, touch)
+        ref = await _find(ctx, lambda line: line.name == control.name and site_control(line) is None)
         if ref is None:
             return touch
         control.ref = ref
-        return await ctx.hands.click(ref)
+        return await settled(ctx, await ctx.hands.click(ref))
 
     return click
+
+
+async def settled(ctx: RunContext, touch: Touch) -> Touch:
+    """After an action: the page's scroll put back (arrow keys and Space scroll a page by themselves) and the focus
+    taken off a clicked button, so the camera sees the game's answer, not the page moving or a focus ring."""
+    try:
+        await ctx.probe.call("settle")
+    except EyesError:
+        pass  # the page went away: the next look says so
+    return touch
 
 
 async def start_game(ctx: RunContext, requires_interaction: bool) -> bool:
@@ -79,12 +90,15 @@ async def start_game(ctx: RunContext, requires_interaction: bool) -> bool:
 async def restart_game(ctx: RunContext, attempt: int) -> tuple[Touch, str | None]:
     """Try, in turn: the start or restart button the page shows now, Space, Enter, R, a click on the surface.
     Returns what the action did and the button's label when a button was clicked."""
-    found = await _find_line(ctx, lambda line: not line.chrome and line.role in ("button", "a", "link")
+    found = await _find_line(ctx, lambda line: site_control(line) is None and line.role in ("button", "a")
                              and bool(START.search(line.name) or RESTART.search(line.name)))
     options: list[tuple[str, Callable[[], Awaitable[Touch]], str]] = []
     if found is not None:
         ref, name = found
-        options.append((f'click "{name}"', lambda: ctx.hands.click(ref), "click"))
+        async def click_found() -> Touch:
+            return await settled(ctx, await ctx.hands.click(ref))
+
+        options.append((f'click "{name}"', click_found, "click"))
     for key in ("Space", "Enter", "KeyR"):
         options.append((f"press {key.removeprefix('Key')}", _press(ctx, key), "keyboard"))
     surface = next((c for c in ctx.controls if c.purpose == "surface"), None)
@@ -99,7 +113,7 @@ async def restart_game(ctx: RunContext, attempt: int) -> tuple[Touch, str | None
 
 def _press(ctx: RunContext, key: str) -> Callable[[], Awaitable[Touch]]:
     async def press() -> Touch:
-        return await ctx.hands.press(key)
+        return await settled(ctx, await ctx.hands.press(key))
 
     return press
 

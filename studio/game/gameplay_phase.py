@@ -14,15 +14,16 @@ import time
 from dataclasses import dataclass, field
 
 from studio.game.errors import NO_PROGRESS
-from studio.game.eyes import EyesError
 from studio.game.explorer import Explorer, ModelPilot, Move, move_label
+from studio.game.eyes import EyesError
 from studio.game.frames import changed_share
 from studio.game.gameplay_moves import perform, restart_game, start_game
 from studio.game.load_phase import sample_fps
-from studio.game.looking import OVER_WORDS, look, page_change
+from studio.game.looking import OVER_WORDS, SCORE_COUNTERS, look, page_change
 from studio.game.probing import TRANSITION_SHARE, Calm, Measured, calibrate, hurt, judge, measure
 from studio.game.run_context import RunContext
-from studio.models.game import AgentAction, ControlDiscovery, ControlResponse, DecisionEntry, Phase3Result
+from studio.models.game import AgentAction, ControlDiscovery, ControlResponse, DecisionEntry, Phase3Result, Rect
+from studio.wording import plural
 
 PROBE_PRESSES = 4
 PROBING_SHARE = 0.6  # of the exploration window at most; the rest is play
@@ -30,6 +31,8 @@ STATE_SHOT_GAP_S = 2.0  # at most one state-change screenshot this often (a scor
 PHASE4_RESERVE_S = 5.0
 RESTART_SETTLE_S = 0.3  # what the run keeps for scoring when the budget's clock runs short
 AFTERGLOW_S = 1.5  # after a hit, games blink or shake the player this long (its frames hide what a key did)
+REAL_SLACK_S = 30.0  # a stepped game's time can run slower than real time: play ends this long after the window in
+# real time at the latest, well inside the phase's limit (the window plus 60 s), so a slow game is never cut off
 REAL_FPS_S = 1.0  # after play, the game runs on in real time this long to measure its frame rate
 
 
@@ -54,12 +57,18 @@ class Play:
     responded: set[str] = field(default_factory=set)
     stop_reason: str = ""
     last_hurt: float = -1e9  # game time of the last probe in which the player was hit
+    real_deadline: float = float("inf")  # the same window in real time: a stepped game's time can run slower
 
 
 async def run_phase3(ctx: RunContext, requires_interaction: bool) -> Phase3Result:
+    with contextlib.suppress(EyesError):
+        await ctx.probe.call("holdScroll", True)  # the page stays where it is: a scroll is not the game answering
     try:
         return await _phase3(ctx, requires_interaction)
     finally:
+        with contextlib.suppress(EyesError):
+            state = await ctx.probe.call("holdScroll", False)
+            ctx.run.evidence.scrolls_undone = int(state or 0)
         if ctx.clock.stepping:
             await ctx.clock.stop()
             if ctx.animated:
@@ -73,13 +82,15 @@ async def _phase3(ctx: RunContext, requires_interaction: bool) -> Phase3Result:
     now = ctx.clock.now()
     window = min(options.max_explore_s, max(1.0, ctx.budget.remaining_seconds - PHASE4_RESERVE_S))
     play = Play(started=now, deadline=now + window, settle_after=now + min(options.min_explore_s, window),
-                last_progress=now, last_discovery=now, next_shot=now + options.screenshot_every_s)
+                last_progress=now, last_discovery=now, next_shot=now + options.screenshot_every_s,
+                real_deadline=time.monotonic() + window + REAL_SLACK_S)
     first_shot = len(ctx.shots)
     ctx.status("Starting the game")
     evidence.started = await start_game(ctx, requires_interaction)
     await ctx.clock.start()  # a game that only began to animate once started
     ctx.note("game_time", "stepped frame by frame" if ctx.clock.stepping else "real time (no animation frames seen)")
     calm = await calibrate(ctx)
+    ctx.animated = ctx.animated or calm.frames > 0
     responses = await _probe_controls(ctx, play, calm)
     evidence.responses = responses
     if not requires_interaction:
@@ -89,6 +100,7 @@ async def _phase3(ctx: RunContext, requires_interaction: bool) -> Phase3Result:
     while len(ctx.shots) - first_shot < options.min_screenshots:
         await ctx.screenshot(f"final-state-{len(ctx.shots) - first_shot + 1}")
     evidence.play_seconds = round(ctx.clock.now() - play.started, 1)
+    evidence.idle_animation = ctx.animated
     ctx.note("phase3_stop", play.stop_reason or "time")
     success = play.play_moves_worked or evidence.score_changes > 0
     errors = [] if success else [NO_PROGRESS]
@@ -96,9 +108,10 @@ async def _phase3(ctx: RunContext, requires_interaction: bool) -> Phase3Result:
     findings = [r for r in responses if r.responded]
     ctx.run.findings = ("; ".join(f"{r.label} changed the game" + (f" ({r.text_change})" if r.text_change else "")
                                   for r in findings[:8]) or "No control changed the game.")
-    ctx.status(f"Phase 3 complete - {len(ctx.actions)} actions, {len(ctx.shots) - first_shot} screenshots")
+    taken = sum(1 for a in ctx.actions if a.phase == "phase3")
+    ctx.status(f"Phase 3 complete - {plural(taken, 'action')}, {plural(len(ctx.shots) - first_shot, 'screenshot')}")
     return Phase3Result(success=success, screenshotCount=len(ctx.shots) - first_shot, errors=errors,
-                        actionsTaken=sum(1 for a in ctx.actions if a.phase == "phase3"))
+                        actionsTaken=taken)
 
 
 async def _probe_controls(ctx: RunContext, play: Play, calm: Calm) -> list[ControlResponse]:
@@ -128,7 +141,7 @@ async def _probe_controls(ctx: RunContext, play: Play, calm: Calm) -> list[Contr
                                  context=f"Does {control.description} change the game? "
                                          f"({len(wanted)} controls to probe)"))
         glowing = ctx.clock.now() - play.last_hurt < AFTERGLOW_S
-        seen = await measure(ctx, perform(ctx, control), PROBE_PRESSES if control.key else 1)
+        seen = await measure(ctx, perform(ctx, control), PROBE_PRESSES if control.key else 1, ignore=_own_box(control))
         hit = hurt(seen)
         if hit:
             play.last_hurt = ctx.clock.now()
@@ -175,9 +188,10 @@ async def _explore(ctx: RunContext, play: Play, calm: Calm, responses: list[Cont
             await _take_in(ctx, play, seen, None, None)
             continue
         assert isinstance(move, Move)
-        seen = await measure(ctx, perform(ctx, move.control), move.presses)
+        seen = await measure(ctx, perform(ctx, move.control), move.presses, ignore=_own_box(move.control))
         response = judge(move.label, move.control, seen, calm)
         explorer.learn(move.control, response.responded)
+        _remember(responses, response)
         _record(ctx, move.control, move.label, move.reason, response, seen)
         await _take_in(ctx, play, seen, response, move.control)
         ctx.progress(f"Playing: {move.label} — {'it changed the game' if response.responded else 'no visible effect'}")
@@ -231,18 +245,27 @@ async def _take_in(ctx: RunContext, play: Play, seen: Measured, response: Contro
                    control: ControlDiscovery | None) -> None:
     """Update what the exploration knows from one measured move: progress, score, game over, screenshots."""
     evidence, now = ctx.run.evidence, ctx.clock.now()
+    evidence.play_seconds = round(now - play.started, 1)
     after, change = seen.after, seen.change
     frames = int(after.state.get("frames") or 0) - int(seen.before.state.get("frames") or 0)
     seconds = max(after.at - seen.before.at, 1e-3)
-    if not ctx.clock.stepping:  # stepped frames say nothing of the rate the game keeps
+    if not ctx.clock.stepping and ctx.animated:
+        # Stepped frames say nothing of the rate the game keeps; a game that only animates after a move (a
+        # turn-based puzzle) has no frame rate to judge: its frames between moves are idle, not slow.
         evidence.fps_samples.append(round(frames / seconds, 1))
     play.frames_seen = play.frames_seen or frames > 0
-    ctx.animated = ctx.animated or frames > 0
+    if response is None and frames > 0:
+        ctx.animated = True  # frames drawn while nobody acted: the game runs on its own
     still = seen.share_act == 0 and seen.share_idle == 0 and not change.any
+    # Frozen: a game that runs on its own stopped drawing and did not answer what was pressed. A game idle between
+    # moves is waiting for the player, not frozen.
     if still and ctx.animated and frames == 0 and not after.over:
         evidence.frozen_seconds = round(evidence.frozen_seconds + seconds, 1)
     play.stalled = play.stalled + 1 if still else 0
     evidence.score_seen = evidence.score_seen or after.score is not None
+    if after.score is not None and not evidence.score_source:
+        drawn = set(after.state.get("canvasCounters") or [])
+        evidence.score_source = ("text drawn on the canvas" if drawn & set(SCORE_COUNTERS) else "the page's text")
     if response is not None and response.responded:
         play.last_progress = now
         evidence.effective_actions += 1
@@ -280,6 +303,22 @@ async def _take_in(ctx: RunContext, play: Play, seen: Measured, response: Contro
         await ctx.screenshot(f"play-{int(now - play.started)}s-{name}")
     if now >= play.next_shot:
         play.next_shot = now + ctx.options.screenshot_every_s
+
+
+def _remember(responses: list[ControlResponse], response: ControlResponse) -> None:
+    """A move while playing is evidence about its control too: a control first tried in play is now tried, and one
+    that answered in play counts as answering."""
+    known = next((i for i, r in enumerate(responses) if r.control == response.control), None)
+    if known is None:
+        responses.append(response)
+    elif response.responded and not responses[known].responded:
+        responses[known] = response
+
+
+def _own_box(control: ControlDiscovery) -> Rect | None:
+    """A clicked button's own box (its hover and pressed looks are not the game answering); None for keys and the
+    play surface itself."""
+    return control.box if not control.key and control.purpose != "surface" else None
 
 
 def _spoiled(seen: Measured) -> bool:
@@ -326,8 +365,8 @@ def _should_stop(ctx: RunContext, play: Play) -> bool:
 
 
 def _out_of_time(ctx: RunContext, play: Play) -> bool:
-    return ctx.clock.now() >= play.deadline or ctx.budget.remaining_seconds <= PHASE4_RESERVE_S or \
-        ctx.budget.steps >= ctx.budget.limits.max_steps
+    return (ctx.clock.now() >= play.deadline or time.monotonic() >= play.real_deadline
+            or ctx.budget.remaining_seconds <= PHASE4_RESERVE_S or ctx.budget.steps >= ctx.budget.limits.max_steps)
 
 
 def _cancelled(ctx: RunContext) -> bool:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from urllib.parse import urlsplit
 
 from studio.game.errors import GamePhaseError
 from studio.game.run_context import RunContext
 from studio.models.game import SURFACE_KINDS, AgentAction, Phase1Result, Rect
 from studio.toolbelt.replies import ToolError
+from studio.wording import plural
 
 SOFT_404 = ("page not found", "404 not found", "not found", "error 404")
 FIRST_LOOK_S = 0.6  # how long the page is watched for animation before anyone touches it
@@ -67,11 +69,35 @@ async def run_phase1(ctx: RunContext) -> Phase1Result:
     evidence.interaction_hint = asks.get("start") or ""
     if reasons:
         ctx.note("requires_interaction", "; ".join(reasons) + ("; the page animates meanwhile" if animating else ""))
-    errors = [f"Console error: {item.text}" for item in ctx.problems("console", "phase1") if item.level == "error"]
+    evidence.load_failures = load_failures(ctx)
+    errors = [f"The game's own code failed while loading: {item}" for item in evidence.load_failures]
+    errors += [f"Console error: {item.text}" for item in ctx.problems("console", "phase1") if item.level == "error"
+               and not item.text.startswith("Failed to load resource")]
     errors += [f"Uncaught error: {item.text}" for item in ctx.problems("page_error", "phase1")]
-    errors += [f"Failed request: {item.text}" for item in ctx.problems("network", "phase1")]
-    ctx.status("Phase 1 complete - Game loaded successfully")
+    errors += [f"Failed request: {item.text}" for item in ctx.problems("network", "phase1") if not item.script]
+    others = ctx.problems("network", "phase1", "third_party")
+    if others:
+        errors.append(f"{plural(len(others), 'third-party request')} failed (adverts, analytics, fonts: not the "
+                      f"game's own, not counted against it), e.g. {others[0].url[:80]}")
+    if evidence.load_failures:
+        ctx.status(f"Phase 1 complete - the page loaded, but {evidence.load_failures[0]}")
+    else:
+        ctx.status("Phase 1 complete - Game loaded successfully")
     return Phase1Result(success=True, requiresInteraction=bool(reasons), errors=errors[:10])
+
+
+def load_failures(ctx: RunContext) -> list[str]:
+    """The game's own code failing while it loaded: a script of its own site that did not arrive, an uncaught
+    error. Each may have stopped the game before it began (later phases tell whether it did)."""
+    found = []
+    for item in ctx.problems("network", "phase1"):
+        if item.script:
+            path = urlsplit(item.url).path or item.url
+            status = item.text.split(" ", 1)[0]
+            found.append(f"its script {path} failed to load ({'HTTP ' + status if status.isdigit() else status})")
+    for item in ctx.problems("page_error", "phase1"):
+        found.append(f"it threw \"{item.text.splitlines()[0][:120]}\"")
+    return list(dict.fromkeys(found))[:5]
 
 
 def _take_surface(ctx: RunContext, surface: dict) -> None:

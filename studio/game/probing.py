@@ -21,7 +21,7 @@ from studio.game.frames import Frame, changed_blocks, dilate, predictability, su
 from studio.game.hands import Touch
 from studio.game.looking import OVER_WORDS, Look, PageChange, look, page_change
 from studio.game.run_context import RunContext
-from studio.models.game import ControlDiscovery, ControlResponse
+from studio.models.game import ControlDiscovery, ControlResponse, Rect
 
 TRANSITION_SHARE = 0.25  # of the surface changing at once: a screen change (a menu closed, a level began)
 MIN_NOVEL_BLOCKS = 7  # a sprite of about 30 CSS px that moved; a busy game's own motion reaches 5–6 now and then
@@ -42,6 +42,7 @@ class Calm:
     surprise: int = 0  # blocks of the game's own motion that its earlier motion did not predict (frames.surprise)
     text_moves: bool = False  # the page's text changes on its own (a clock, a survival score)
     counters_move: set[str] | None = None
+    frames: int = 0  # animation frames the game drew while left alone (0: it waits for the player)
 
     @property
     def novel_floor(self) -> int:
@@ -84,13 +85,14 @@ class Measured:
 Act = Callable[[], Awaitable[Touch]]
 
 
-async def measure(ctx: RunContext, act: Act | None, repeats: int = 1) -> Measured:
-    """Watch, act `repeats` times (a held key) or only wait when `act` is None, watch again."""
+async def measure(ctx: RunContext, act: Act | None, repeats: int = 1, ignore: Rect | None = None) -> Measured:
+    """Watch, act `repeats` times (a held key) or only wait when `act` is None, watch again. `ignore` is the clicked
+    control's own box: its hover, focus and pressed looks are the control's, not the game's answer."""
     window = ctx.options.probe_window_s
     l0 = await look(ctx)
     await ctx.clock.wait(window)
     l1 = await look(ctx)
-    idle = changed_blocks(l0.frame, l1.frame)
+    idle = _masked(changed_blocks(l0.frame, l1.frame), ignore, ctx.play_box())
     touch, latency = None, None
     if act is not None:
         touch, latency = await _act_watching(ctx, act, repeats, l1.frame, idle, window)
@@ -99,8 +101,8 @@ async def measure(ctx: RunContext, act: Act | None, repeats: int = 1) -> Measure
     l2 = await look(ctx)
     await ctx.clock.wait(window)
     l3 = await look(ctx)
-    acting = changed_blocks(l1.frame, l2.frame)
-    after = changed_blocks(l2.frame, l3.frame)
+    acting = _masked(changed_blocks(l1.frame, l2.frame), ignore, ctx.play_box())
+    after = _masked(changed_blocks(l2.frame, l3.frame), ignore, ctx.play_box())
     same = acting.shape == idle.shape == after.shape
     novel = unexplained(idle, acting, after) if same else 0
     steady = predictability(idle, after) if same else None
@@ -165,6 +167,8 @@ def calm_of(watched: list[Measured]) -> Calm:
         calm.text_moves = calm.text_moves or seen.change.text or seen.idle_change.text
         assert calm.counters_move is not None
         calm.counters_move |= set(seen.change.counters) | set(seen.idle_change.counters)
+    calm.frames = sum(max(0, int(seen.after.state.get("frames") or 0) - int(seen.before.state.get("frames") or 0))
+                      for seen in watched)
     used = [seen for seen in watched if not _event(seen)] or watched
     calm.novel = min(seen.novel for seen in used)
     calm.surprise = _median([seen.surprise for seen in used])
@@ -220,6 +224,20 @@ def judge(label: str, control: ControlDiscovery, seen: Measured, calm: Calm) -> 
 def _harm(name: str, value: tuple[int, int]) -> bool:
     """Lives or health going down: the game acting on the player, not an answer to a key."""
     return name in HARM_COUNTERS and value[1] < value[0]
+
+
+def _masked(grid: np.ndarray, box: Rect | None, play: Rect) -> np.ndarray:
+    """`grid` (blocks of a frame of `play`) with the blocks under `box` (and a focus ring's width around it) off."""
+    if box is None or grid.size == 0 or play.width <= 0 or play.height <= 0:
+        return grid
+    rows, cols = grid.shape
+    sx, sy = cols / play.width, rows / play.height  # blocks per CSS px
+    ring = 6.0
+    x0, x1 = int((box.x - ring - play.x) * sx), int(np.ceil((box.x + box.width + ring - play.x) * sx))
+    y0, y1 = int((box.y - ring - play.y) * sy), int(np.ceil((box.y + box.height + ring - play.y) * sy))
+    out = grid.copy()
+    out[max(0, y0):max(0, min(rows, y1)), max(0, x0):max(0, min(cols, x1))] = False
+    return out
 
 
 def _share(grid: np.ndarray) -> float:

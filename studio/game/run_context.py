@@ -17,6 +17,7 @@ from studio.game.clock import GameClock
 from studio.game.eyes import Camera, PageProbe
 from studio.game.frames import decode_png, detail_level, is_uniform
 from studio.game.hands import GameHands
+from studio.game.parties import Party, is_script, party
 from studio.llm.budget import Budget
 from studio.llm.client import LanguageModel
 from studio.models.events import ConsoleEvent, EngineEvent, NetworkEvent, PageErrorEvent
@@ -64,6 +65,9 @@ class Watched:
     kind: str  # "console", "page_error", "network"
     level: str
     text: str
+    party: Party = "game"  # whose it is: the game's own, a third party's, the browser's (game.parties)
+    url: str = ""  # the request's address (network), or where a console message came from
+    script: bool = False  # a failed request for code (network)
 
 
 @dataclass
@@ -136,14 +140,18 @@ class RunContext:
     def _on_event(self, event: EngineEvent) -> None:
         if event.session_id != self.session.id:
             return
+        home = self.run.url
         if isinstance(event, ConsoleEvent) and event.level in ("error", "warning"):
-            self.watched.append(Watched(event.at, self.phase, "console", event.level, event.text[:500]))
+            # "Failed to load resource" comes with the resource's address: it is that request's party's.
+            self.watched.append(Watched(event.at, self.phase, "console", event.level, event.text[:500],
+                                        party(event.url, home), event.url or ""))
         elif isinstance(event, PageErrorEvent):
             self.watched.append(Watched(event.at, self.phase, "page_error", "error", event.message[:500]))
         elif isinstance(event, NetworkEvent) and event.failed:
             what = f"{event.status} " if event.status else f"{event.failure} "
             self.watched.append(Watched(event.at, self.phase, "network", "error",
-                                        f"{what}{event.method} {event.url}"[:500]))
+                                        f"{what}{event.method} {event.url}"[:500], party(event.url, home),
+                                        event.url, is_script(event.url, event.resource_type)))
 
     def button_used(self, label: str, purpose: str, worked: bool) -> None:
         """Remember whether a start or restart button did its job (it counts once it worked)."""
@@ -152,8 +160,10 @@ class RunContext:
             self.buttons[label] = ControlResponse(control=label, label=label, purpose=purpose, expected=True,
                                                   responded=worked)
 
-    def problems(self, kind: str, phase: str | None = None) -> list[Watched]:
-        return [item for item in self.watched if item.kind == kind and (phase is None or item.phase == phase)]
+    def problems(self, kind: str, phase: str | None = None, party: Party | None = "game") -> list[Watched]:
+        """What was watched of `kind` (in `phase`), the game's own by default (None: everyone's)."""
+        return [item for item in self.watched if item.kind == kind and (phase is None or item.phase == phase)
+                and (party is None or item.party == party)]
 
     # -- records ---------------------------------------------------------------------------------------------------
 

@@ -15,11 +15,22 @@ import numpy as np
 from pydantic import BaseModel, Field, field_validator
 
 from studio.game import errors
+from studio.game.evidence_refs import attach_evidence
+from studio.game.explorer import move_label
 from studio.game.rubric import overall, score_all
 from studio.game.run_context import RunContext
+from studio.game.verdict import UNPLAYABLE_CAP, capped, verdict
 from studio.llm.errors import ModelOutputInvalid, ModelUnavailable
 from studio.llm.safety import Untrusted
-from studio.models.game import METRIC_WEIGHTS, METRICS, DecisionEntry, GameEvidence, MetricScore, Phase4Result
+from studio.models.game import (
+    METRIC_WEIGHTS,
+    METRICS,
+    ControlResponse,
+    DecisionEntry,
+    GameEvidence,
+    MetricScore,
+    Phase4Result,
+)
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +71,7 @@ def gather(ctx: RunContext) -> GameEvidence:
     details = [s.detail for s in shots if not s.blank]
     evidence.detail_level = round(statistics.median(details), 3) if details else 0.0
     evidence.distinct_frames = sum(1 for a, b in itertools.pairwise(shots) if _differs(a.signature, b.signature))
-    console = [w for w in ctx.watched if w.kind == "console" and w.level == "error"]
+    console = [w for w in ctx.watched if w.kind == "console" and w.level == "error" and w.party == "game"]
     uncaught = [w for w in ctx.watched if w.kind == "page_error"]
     evidence.console_errors = len(console)
     evidence.page_errors = len(uncaught)
@@ -69,12 +80,30 @@ def gather(ctx: RunContext) -> GameEvidence:
         label = "uncaught" if item.kind == "page_error" else "console"
         distinct.setdefault(f"{label}:{item.text}", f"{item.phase} {label}: {item.text}")
     evidence.distinct_errors = list(distinct.values())
-    evidence.failed_requests = list(dict.fromkeys(f"{w.phase} {w.text}" for w in ctx.watched if w.kind == "network"))
+    network = [w for w in ctx.watched if w.kind == "network"]
+    evidence.failed_requests = list(dict.fromkeys(f"{w.phase} {w.text}" for w in network if w.party == "game"))
+    # The browser's own requests (its favicon) are nobody's failure: kept in network.log only.
+    evidence.third_party_failures = list(dict.fromkeys(f"{w.phase} {w.text}" for w in network
+                                                       if w.party == "third_party"))
     evidence.actions = sum(1 for a in ctx.actions if a.phase == "phase3")
     evidence.phases_failed = [p.phase for p in ctx.run.phases if p.status in ("failed", "skipped")]
+    play = next((p for p in ctx.run.phases if p.phase == "phase3"), None)
+    evidence.play_failure = play.message if play is not None and play.status == "failed" else ""
     if ctx.run.input_schema is not None and ctx.run.input_schema.objectives:
         evidence.objectives = ctx.run.input_schema.objectives
+    evidence.responses = evidence.responses + _unconfirmed(ctx, evidence.responses)
+    evidence.verdict = verdict(evidence)
     return evidence
+
+
+def _unconfirmed(ctx: RunContext, responses: list[ControlResponse]) -> list[ControlResponse]:
+    """The controls the game's page or schema names that were never tried (the time ran out first): listed as not
+    confirmed, so a score never rests only on the controls that happened to be tried."""
+    known = {r.control for r in responses}
+    return [ControlResponse(control=c.element_selector, label=move_label(c), purpose=c.purpose or "play",
+                            expected=True, responded=False, tried=False)
+            for c in ctx.controls
+            if c.expected and c.purpose in ("play", "surface") and c.element_selector not in known]
 
 
 def _differs(a: bytes, b: bytes) -> bool:
@@ -93,9 +122,12 @@ async def run_phase4(ctx: RunContext) -> Phase4Result:
     ctx.run.scoring = "rubric"
     if ctx.model is not None and ctx.options.use_model:
         metrics = await _model_metrics(ctx, evidence, metrics)
-    total = overall(metrics)
+    attach_evidence(ctx, metrics)
+    total = _overall(ctx, metrics)
+    lowered = evidence.verdict and total < (evidence.weighted_score or 0)
+    cap = f" Capped at {UNPLAYABLE_CAP}: {evidence.verdict}" if lowered else ""
     note = ("Weighted average: " + ", ".join(f"{m.name} {m.score} × {METRIC_WEIGHTS[m.name]}%" for m in metrics)
-            + f" = {total}. Scored by " + {"rubric": "the built-in rubric (no model).",
+            + f" = {evidence.weighted_score}.{cap} Scored by " + {"rubric": "the built-in rubric (no model).",
                                            "model": f"the model {ctx.model.model if ctx.model else ''}.",
                                            "technical_only": "the built-in rubric: technical-only scoring "
                                                              "(the model's answer could not be used)."}[ctx.run.scoring])
@@ -107,13 +139,32 @@ async def run_phase4(ctx: RunContext) -> Phase4Result:
     return Phase4Result(success=True, overallScore=total, metrics=metrics)
 
 
+def _overall(ctx: RunContext, metrics: list[MetricScore]) -> int:
+    """The weighted average, capped when the game could not be played (verdict); both kept in the evidence. When
+    the game's own code failing at load is why, that is Phase 1's finding: its tile says so."""
+    evidence = ctx.run.evidence
+    evidence.weighted_score = overall(metrics)
+    total = capped(evidence.weighted_score, evidence.verdict)
+    if evidence.verdict and evidence.load_failures and ctx.run.phase1 is not None and ctx.run.phase1.success:
+        ctx.run.phase1.success = False
+        if evidence.verdict not in ctx.run.phase1.errors:
+            ctx.run.phase1.errors.insert(0, evidence.verdict)
+        outcome = next((p for p in ctx.run.phases if p.phase == "phase1"), None)
+        if outcome is not None:
+            outcome.status, outcome.message = "failed", evidence.verdict
+    if evidence.verdict and evidence.verdict not in ctx.run.errors:
+        ctx.run.errors.insert(0, evidence.verdict)
+    return total
+
+
 def rubric_scores(ctx: RunContext, why: str) -> Phase4Result:
     """Scores from the evidence so far with no page and no model (the run was stopped, or scoring failed): the
     partial results a failed or stopped run keeps."""
     evidence = gather(ctx)
     ctx.run.evidence = evidence
     metrics = score_all(evidence)
-    total = overall(metrics)
+    attach_evidence(ctx, metrics)
+    total = _overall(ctx, metrics)
     if ctx.store is not None:
         ctx.store.save_scores(ctx.run.id, metrics, total, f"Partial scores from the evidence so far ({why}).")
     ctx.run.overall_score = total

@@ -182,6 +182,7 @@ class PhaseOutcome(BaseModel):
     started_at: float | None = None
     seconds: float | None = None
     message: str = ""
+    retries: int = 0  # tries again after the browser failed (seed: up to 2 per phase, exponential backoff)
 
 
 class TechnicalDetail(BaseModel):
@@ -275,6 +276,7 @@ class ControlResponse(BaseModel):
     novel_blocks: int = 0
     motion_blocks: int = 0
     text_change: str = ""
+    tried: bool = True  # False: a control the game's page or schema names that was never tried (no time left)
 
 
 class GameEvidence(BaseModel):
@@ -312,7 +314,16 @@ class GameEvidence(BaseModel):
     console_errors: int = 0
     page_errors: int = 0
     distinct_errors: list[str] = Field(default_factory=list)
-    failed_requests: list[str] = Field(default_factory=list)
+    failed_requests: list[str] = Field(default_factory=list)  # the game's own (its site's scripts and assets)
+    third_party_failures: list[str] = Field(default_factory=list)  # adverts, analytics, fonts; the browser's favicon
+    load_failures: list[str] = Field(default_factory=list)  # the game's own code failing while it loaded
+    scrolls_undone: int = 0  # keys or clicks that scrolled the page (put back: not the game answering)
+    site_controls: list[str] = Field(default_factory=list)  # the site's navigation around the game, never tried
+    idle_animation: bool = False  # the game draws frames while nobody plays (a real-time game)
+    score_source: str = ""  # where the score was read: "the page's text", "text drawn on the canvas"
+    verdict: str = ""  # one sentence when the game could not be played, and why
+    play_failure: str = ""  # the sentence of a failed gameplay phase
+    weighted_score: int | None = None  # the five metrics' weighted average, before the verdict's cap
     actions: int = 0
     effective_actions: int = 0
     play_seconds: float = 0.0
@@ -348,9 +359,17 @@ class GameRun(BaseModel):
 
     def seed_results(self) -> dict:
         """The seed's four result shapes and the run id, as `studio game --json` prints them."""
-        return {"runId": self.id, "status": self.status, "url": self.url, "message": self.message,
-                **{key: (getattr(self, key).model_dump(mode="json") if getattr(self, key) else None)
-                   for key in PHASES}}
+        results: dict[str, object] = {"runId": self.id, "status": self.status, "url": self.url,
+                                      "message": self.message}
+        for key in PHASES:
+            result = getattr(self, key)
+            results[key] = result.model_dump(mode="json") if result else None
+        # Extra to the seed's shapes: how long each phase took (and its retries), and the overall score's basis.
+        results["phaseDurations"] = {p.phase: {"status": p.status, "seconds": p.seconds, "retries": p.retries}
+                                     for p in self.phases}
+        results["verdict"] = self.evidence.verdict
+        results["weightedScore"] = self.evidence.weighted_score
+        return results
 
 
 # -- events (seed: updateStatus and the WebSocket broadcast → typed events on the bus, stored per run) ---------------

@@ -62,7 +62,7 @@ async def test_a_canvas_game_whose_keys_are_ignored_loses_its_controls_score(gam
 
 
 async def test_a_turn_based_dom_puzzle_is_played_through_its_keys_and_score(games, slide):
-    healthy = await games.once("slide", slide.url(seed=7))
+    healthy = await games.once("slide", slide.url(seed=7), options=PLAYED)
     run = healthy.run
     assert run.status == "completed" and run.phase3.success, run.errors
     assert run.evidence.surface_kind == "board"
@@ -73,10 +73,10 @@ async def test_a_turn_based_dom_puzzle_is_played_through_its_keys_and_score(game
 
 
 async def test_a_puzzle_whose_arrow_keys_are_dead_scores_lower_on_controls(games, slide):
-    healthy = await games.once("slide", slide.url(seed=7))
+    healthy = await games.once("slide", slide.url(seed=7), options=PLAYED)
     slide.set_faults({"keys_ignored"})
     try:
-        broken = await games.evaluate(slide.url(seed=7))
+        broken = await games.evaluate(slide.url(seed=7), options=PLAYED)
     finally:
         slide.set_faults(())
     ok, bad = healthy.scores(), broken.scores()
