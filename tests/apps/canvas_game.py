@@ -5,10 +5,12 @@ requestAnimationFrame loop: a HUD strip on top with "SCORE N", then a 30×30 fie
 is #c8f560, its body #5fd38d, the apple red, from the sprite sheet /assets/sprites.png). Before play an overlay
 drawn on the canvas says "Press Space to start / or click the board"; Space or a click starts. Arrow keys steer
 (listener on `window`). An apple is 10 points; the score is drawn on the canvas AND mirrored in the DOM as
-`<div id="score">Score: N</div>`. Hitting a wall or the snake ends the game ("Game over" overlay, Space plays again).
-The snake starts at cell (5, 15) heading right. `?seed=N` makes apple placement deterministic.
+`<div id="score">Score: N</div>` (`score_in_canvas` keeps it in the canvas only). Hitting a wall or the snake ends
+the game ("Game over" overlay, Space plays again). The snake starts at cell (5, 15) heading right. `?seed=N` makes
+apple placement deterministic.
 
-Faults are served as different JavaScript (tests/apps/static/canvas/serpent.js); the page never names them.
+Faults are served as different HTML/JavaScript (tests/apps/static/canvas/); the page never names them. Some are page
+shapes rather than bugs (`score_in_canvas`, `third_party`: requests to `.invalid` hosts that fail offline).
 """
 
 from __future__ import annotations
@@ -26,6 +28,16 @@ FAULT_DESCRIPTIONS: dict[str, str] = {
     "controls_ignored": "Arrow keys are recorded but never applied: the snake keeps its heading.",
     "freeze_after_start": "The animation loop stops for good about one second after the game starts.",
     "asset_404": "The sprite sheet is requested from /sprites.png, which 404s; a console error is logged.",
+    "score_in_canvas": "The score is only drawn inside the canvas (the HUD's 'SCORE N', the game-over 'Score: N'): "
+                       "the page has no #score element and no score anywhere in its DOM text.",
+    "third_party": "The page carries what ad-funded game sites do: a web font stylesheet "
+                   "(https://fonts.webfont.invalid/css?family=...), an analytics script with its guarded gtag() call "
+                   "(`window.dataLayer = window.dataLayer || []`), an advert script "
+                   "(https://ads.adnetwork.invalid/show_ads.js, async) and a 300x250 ad iframe from "
+                   "https://serve.adexchange.invalid/. None of them resolves without a network (console errors, "
+                   "failed requests); the game's own files are all served and it plays, with no uncaught error.",
+    "never_starts": "The start screen still asks to click or press Space, but the start handler returns early (it "
+                    "expects a state the title screen no longer has): the canvas stays on the title screen forever.",
 }
 FAULTS: tuple[str, ...] = tuple(FAULT_DESCRIPTIONS)
 

@@ -113,12 +113,39 @@ async def check_assets_load(page: Page, game: CanvasGame) -> None:
     assert failed == [] and errors == []
 
 
+async def check_score_in_the_page(page: Page, game: CanvasGame) -> None:
+    await page.goto(game.url(seed=SEED))
+    assert await page.locator("#score").count() == 1
+    assert await page.locator("#score").inner_text() == "Score: 0"
+
+
+async def check_first_party_only(page: Page, game: CanvasGame) -> None:
+    requested: list[str] = []
+    failed: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    await page.goto(game.url(seed=SEED))
+    await page.wait_for_timeout(200)
+    assert failed == [] and all(url.startswith(game.base_url + "/") for url in requested), (failed, requested)
+
+
+async def check_click_starts(page: Page, game: CanvasGame) -> None:
+    await page.goto(game.url(seed=SEED))
+    await page.wait_for_timeout(100)
+    await page.locator("canvas#game").click()
+    await page.wait_for_timeout(300)
+    assert (await field(page))["head"] is not None
+
+
 CHECKS: dict[str, Callable[[Page, CanvasGame], Awaitable[None]]] = {
     "blank_canvas": check_drawn,
     "crash_on_start": check_starts_cleanly,
     "controls_ignored": check_steering,
     "freeze_after_start": check_keeps_running,
     "asset_404": check_assets_load,
+    "score_in_canvas": check_score_in_the_page,
+    "third_party": check_first_party_only,
+    "never_starts": check_click_starts,
 }
 
 
@@ -153,12 +180,18 @@ async def test_faults_fail_the_way_their_names_say(page, game):
 
 # -- the healthy game's shape and the rest of its behaviour -----------------------------------------------------
 
-async def steer_to_apple(page: Page, timeout_ms: int = 6000) -> None:
-    """Greedy steering towards the apple until the DOM score changes (never reverses, so never bites itself)."""
+async def dom_scored(page: Page) -> bool:
+    return await page.locator("#score").inner_text() != "Score: 0"
+
+
+async def steer_to_apple(page: Page, timeout_ms: int = 6000,
+                         scored: Callable[[Page], Awaitable[bool]] = dom_scored) -> None:
+    """Greedy steering towards the apple until `scored` (by default: the DOM score changed); never reverses, so never
+    bites itself."""
     opposite = {"ArrowUp": "ArrowDown", "ArrowDown": "ArrowUp", "ArrowLeft": "ArrowRight", "ArrowRight": "ArrowLeft"}
     heading, last = "ArrowRight", None
     for _ in range(timeout_ms // 40):
-        if await page.locator("#score").inner_text() != "Score: 0":
+        if await scored(page):
             return
         seen = await field(page)
         head, apple = seen["head"], seen["apple"]
@@ -222,3 +255,85 @@ async def test_a_seed_places_the_apples_the_same_way(page, game):
         await page.wait_for_timeout(150)
         apples.append((await field(page))["apple"])
     assert apples[0] == apples[1] and apples[0] != apples[2]
+
+
+# -- the page shapes and the game that never starts ------------------------------------------------------------
+
+RECORD_TEXTS = """
+window.drawnTexts = [];
+const fillText = CanvasRenderingContext2D.prototype.fillText;
+CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+  if (!window.drawnTexts.includes(String(text))) window.drawnTexts.push(String(text));
+  return fillText.call(this, text, ...rest);
+};
+"""
+
+
+async def drawn_texts(page: Page) -> list[str]:
+    """Every text drawn with fillText so far (RECORD_TEXTS must be an init script of the page)."""
+    return await page.evaluate("window.drawnTexts")
+
+
+async def test_with_the_score_only_in_the_canvas_the_hud_counts_and_the_dom_never_says(page, game):
+    game.set_faults({"score_in_canvas"})
+    errors: list[object] = []
+    page.on("pageerror", lambda error: errors.append(error))
+    await page.add_init_script(RECORD_TEXTS)
+    await page.goto(game.url(seed=NEAR_APPLE_SEED))
+    assert await page.locator("#score").count() == 0
+    text_before = await page.evaluate("document.body.innerText")
+    assert "score" not in text_before.lower()
+    await page.locator("canvas#game").click()
+    await page.wait_for_timeout(150)
+
+    async def hud_says_10(page: Page) -> bool:
+        return "SCORE 10" in await drawn_texts(page)
+
+    await steer_to_apple(page, scored=hud_says_10)
+    assert await hud_says_10(page) and "SCORE 0" in await drawn_texts(page)
+    assert await page.evaluate("document.body.innerText") == text_before  # the page's text never moved
+    assert errors == []
+
+
+async def test_third_party_resources_fail_offline_while_the_game_itself_is_healthy(page, game):
+    game.set_faults({"third_party"})
+    failed: dict[str, str] = {}
+    console: list[str] = []
+    own: list[int] = []
+    page.on("requestfailed", lambda request: failed.__setitem__(request.url, request.failure))
+    page.on("console", lambda message: message.type == "error" and console.append(message.text))
+    page.on("response", lambda response: response.url.startswith(game.base_url) and own.append(response.status))
+    await page.goto(game.url(seed=SEED))
+    await page.wait_for_timeout(300)
+    assert {url.split("/")[2] for url in failed} == {
+        "fonts.webfont.invalid", "www.analytics.invalid", "ads.adnetwork.invalid", "serve.adexchange.invalid"}, failed
+    assert "https://ads.adnetwork.invalid/show_ads.js" in failed
+    assert "https://fonts.webfont.invalid/css?family=Press+Start+2P" in failed
+    assert set(failed.values()) == {"net::ERR_NAME_NOT_RESOLVED"}
+    assert any("ERR_NAME_NOT_RESOLVED" in text for text in console)
+    assert await page.locator("script[src='https://ads.adnetwork.invalid/show_ads.js'][async]").count() == 1
+    assert await page.locator("iframe[title='Advertisement']").count() == 1
+    assert ["config", "G-7Q2XK4PL9M"] in await page.evaluate("dataLayer.map(args => Array.from(args))")
+    assert own and all(status == 200 for status in own)  # the page, its css, its script, its sprites
+    await check_starts_cleanly(page, game)  # and the game plays, throwing nothing
+
+
+async def test_a_game_that_never_starts_stays_on_its_title_screen(page, game):
+    game.set_faults({"never_starts"})
+    errors: list[object] = []
+    page.on("pageerror", lambda error: errors.append(error))
+    await page.add_init_script(RECORD_TEXTS)
+    await page.goto(game.url(seed=SEED))
+    await expect(page.locator(".side")).to_contain_text("Click the board or press Space to start.")
+    await page.wait_for_timeout(100)
+    await page.keyboard.press("Space")
+    await page.locator("canvas#game").click()
+    await page.keyboard.press("Space")
+    snapshot = "() => document.getElementById('game').toDataURL()"
+    first = await page.evaluate(snapshot)
+    await page.wait_for_timeout(1000)
+    assert (await field(page))["head"] is None  # still the title overlay, no snake
+    assert await page.evaluate(snapshot) != first  # still drawn every frame (the prompt pulses)
+    texts = await drawn_texts(page)
+    assert "Press Space to start" in texts and "SCORE 0" in texts and "Game over" not in texts
+    assert errors == []

@@ -12,7 +12,9 @@
   buffer.width = canvas.width;
   buffer.height = canvas.height;
   var g = buffer.getContext('2d');
+//#if !score_in_canvas
   var scoreText = document.getElementById('score');
+//#endif
 
   function mulberry32(a) {
     return function () {
@@ -45,7 +47,9 @@
 
   function setScore(value) {
     score = value;
+//#if !score_in_canvas
     scoreText.textContent = 'Score: ' + score;
+//#endif
   }
 
   function placeApple() {
@@ -177,6 +181,9 @@
   }
 
   function begin() {
+//#if never_starts
+    if (state !== 'title' && state !== 'over') return;
+//#endif
     if (state !== 'playing') start(performance.now());
   }
 
