@@ -1,11 +1,13 @@
 """The Game Evaluation dock: the game's address (the live page by default), an optional InputSchema, Run and Cancel,
 the four phases as a progress strip (each with its time and outcome), what went wrong in plain words, the controls
 found (select one to outline it on the live view), the decision log, the evidence screenshots as a strip of
-thumbnails (activate one to open it) and the technical details a developer looks at."""
+thumbnails (activate one to open it), and the technical details a developer looks at behind a disclosure (the reasons
+for each score are beside the score chart, in Game Scores)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
@@ -32,6 +34,7 @@ from studio.app.game_service import GameService
 from studio.game.input_schema import EXAMPLE, GameUrlError, InputSchemaError
 from studio.models.game import PHASES, ControlDiscovery, DecisionEntry, EvidenceShot, GameRun, PhaseOutcome
 from studio.models.race import Rect
+from studio.ui.game_details import TechnicalDetails
 from studio.ui.live_view import Highlight, LiveView
 
 PHASE_SHORT = {"phase1": "1 Load", "phase2": "2 Controls", "phase3": "3 Play", "phase4": "4 Score"}
@@ -60,6 +63,7 @@ class PhaseStrip(QWidget):
             box.setAccessibleName(f"Phase {PHASE_SHORT[key]}")
             layout.addWidget(box, 1)
             self.boxes[key] = box
+        self.time_left: Callable[[PhaseOutcome], str | None] = lambda _outcome: None  # "5:48 left" while it runs
         self.show_phases([])
 
     def show_phases(self, phases: list[PhaseOutcome]) -> None:
@@ -67,8 +71,8 @@ class PhaseStrip(QWidget):
         for key, box in self.boxes.items():
             outcome = known.get(key)
             status = outcome.status if outcome is not None else "pending"
-            if status == "running":
-                second = "running…"
+            if status == "running" and outcome is not None:
+                second = self.time_left(outcome) or "running…"
             elif status in ("passed", "failed") and outcome is not None and outcome.seconds is not None:
                 second = f"{'✓' if status == 'passed' else '✗'} {outcome.seconds:.1f} s"
             else:
@@ -166,14 +170,10 @@ class GamePanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
-        self.details = QPlainTextEdit(self)
-        self.details.setReadOnly(True)
-        self.details.setAccessibleName("Technical details")
-        self.details.setPlaceholderText("What happened underneath the messages (for developers).")
+        self.details = TechnicalDetails(self)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.control_list, "Controls")
         self.tabs.addTab(self.decisions, "Decisions")
-        self.tabs.addTab(self.details, "Details")
 
         self.evidence = QListWidget(self)
         self.evidence.setAccessibleName("Evidence screenshots")
@@ -182,7 +182,9 @@ class GamePanel(QWidget):
         self.evidence.setWrapping(False)
         self.evidence.setIconSize(THUMB)
         self.evidence.setMovement(QListView.Movement.Static)
-        self.evidence.setFixedHeight(THUMB.height() + 34)
+        self.evidence.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # One row of thumbnails and their names, and the horizontal scroll bar below them (no vertical one).
+        self.evidence.setFixedHeight(THUMB.height() + 30 + self.evidence.horizontalScrollBar().sizeHint().height())
         self.evidence.setFrameShape(QFrame.Shape.NoFrame)
         self.evidence.setToolTip("Screenshots the agent took; double-click (or Enter) to open one")
         self.evidence.itemActivated.connect(lambda item: self.screenshotActivated.emit(item.data(SHOT_ROLE)))
@@ -196,6 +198,7 @@ class GamePanel(QWidget):
         layout.addWidget(self.phases)
         layout.addWidget(self.status)
         layout.addWidget(self.errors)
+        layout.addWidget(self.details)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(QLabel("Evidence", self))
         layout.addWidget(self.evidence)
@@ -261,8 +264,7 @@ class GamePanel(QWidget):
         problems = list(dict.fromkeys(run.errors))
         self.errors.setText("\n".join(problems[:4]))
         self.errors.setVisible(bool(problems))
-        self.details.setPlainText("\n".join(f"[{detail.phase}] {detail.kind}: {detail.detail}"
-                                            for detail in run.details))
+        self.details.show_details(run.details)
 
     def show_controls(self, controls: list[ControlDiscovery]) -> None:
         self.controls = list(controls)

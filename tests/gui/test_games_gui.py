@@ -1,16 +1,19 @@
 """The Games workspace as a tester uses it: open a game in the live view, press Run, watch the four phases, the
-controls, the decisions and the evidence fill in while the agent plays in the live view, then read the scores as
-coloured bars (a bar's justification on hover) and the game's history across runs — the chart items updated in
-place, never rebuilt. Against a real Chromium, the demo's arcade and a real project file; screenshots go to
-$STUDIO_GUI_SHOTS at a 1366×768 window."""
+controls, the decisions and the evidence fill in while the agent plays in the live view (the status bar saying the
+phase and its time left), then read the scores as coloured bars (a bar's justification on hover, its reasons and
+evidence beside the chart) and the game's history across runs — the chart items updated in place, never rebuilt.
+Against a real Chromium, the demo's arcade and a real project file; screenshots go to $STUDIO_GUI_SHOTS at a
+1366×768 window."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from studio.game import GameOptions
 from studio.models.game import METRICS, OVERALL
-from studio.ui.game_charts import FAIR, GOOD, POOR, SERIES
+from studio.ui.game_charts import FAIR, GOOD, POOR, SERIES, series_offset
 from studio.ui.game_panel import CONTROL_ROLE
 from studio.ui.workspaces import live_page_share
 from tests.gui.support import NextSignal, close_studio, open_studio, shoot, until
@@ -52,8 +55,17 @@ def test_a_game_evaluation_runs_in_the_live_view_and_its_charts_follow_it(qloop,
             await until(lambda: panel.phases.status_of("phase2") in ("running", "passed"), timeout=60,
                         what="control discovery")
             shoot(window, "games_running")
+            # the status bar says the running evaluation, its phase and the time that phase has left
+            jobs = window.playground.jobs_button
+            playing = re.compile(r"^Game evaluation: 3 Play · (\d+):(\d\d) left$")
+            found = await until(lambda: playing.search(jobs.text()), timeout=60, what="phase 3 in the status bar")
+            assert int(found[1]) * 60 + int(found[2]) <= QUICK.max_explore_s + 60, jobs.text()
+            assert "left" in panel.phases.boxes["phase3"].text()
+            assert jobs.width() >= jobs.sizeHint().width()  # beside the session's long line, still said in full
+            shoot(window, "games_playing")
             run = await ending.wait(240, what="the evaluation to end")
             assert run.status == "completed", run.message
+            await until(lambda: jobs.text() == "Jobs: none", what="the status bar to drop the evaluation")
             await until(lambda: panel.evidence.count() >= 5, what="the evidence strip")
 
             # the phases, the controls, the decisions and the evidence as the panel shows them
@@ -84,6 +96,16 @@ def test_a_game_evaluation_runs_in_the_live_view_and_its_charts_follow_it(qloop,
             assert scores_dock.windowTitle().endswith("\u25cf") and scores_dock.visibleRegion().isEmpty()
             assert "Game Scores" in window.statusBar().currentMessage()
 
+            # the reasons beside the bars: every metric's card, the weakest selected, each with something to check
+            reasons = front.scores.reasons
+            assert list(reasons.cards) == SERIES
+            weakest = min(METRICS, key=lambda name: stored[name][0])
+            assert reasons.selected == weakest and bars.selected == weakest
+            for name in METRICS:
+                card = reasons.cards[name]
+                assert card.justification.text() == stored[name][1]
+                assert card.thumbs or card.lines, name
+
             # a control picked in the list is outlined on the live view; a key has no box
             boxed = None
             for index in range(panel.control_list.topLevelItemCount()):
@@ -99,17 +121,22 @@ def test_a_game_evaluation_runs_in_the_live_view_and_its_charts_follow_it(qloop,
             shoot(window, "games_done")
 
             # a second run: the same chart items, updated in place; the history has both runs
-            assert history.lines["overall"].getData()[0].tolist() == [1]
+            assert history.lines["overall"].getData()[0].tolist() == [1 + series_offset(OVERALL, 1)]
+            assert history.values[OVERALL].toPlainText() == str(run.overall_score)  # one run: its values shown
             ending = NextSignal(service.finished)
             window.message_bar.button("Run Again").click()
             second = await ending.wait(240, what="the second evaluation")
             assert bars.bars is bar_item and history.lines == line_items
             assert history.runs == [run.id, second.id]
             xs, ys = history.lines["overall"].getData()
-            assert xs.tolist() == [1, 2] and ys.tolist() == [run.overall_score, second.overall_score]
+            assert xs.tolist() == [x + series_offset(OVERALL, 2) for x in (1, 2)]
+            assert ys.tolist() == [run.overall_score, second.overall_score]
             scores_dock.raise_()
             await until(lambda: not scores_dock.visibleRegion().isEmpty(), what="the scores tab")
             assert not scores_dock.windowTitle().endswith("\u25cf")  # seen: the badge goes
+            reasons, scroll = front.scores.reasons, front.scores.reasons.verticalScrollBar()
+            await until(lambda: scroll.value() == min(reasons.cards[reasons.selected].y() - 2, scroll.maximum()),
+                        what="the selected metric's reasons at the top of their view")
             shoot(window, "games_scores")
         finally:
             await close_studio(services, window)
