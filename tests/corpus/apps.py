@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.corpus.faults import Fault, apply
+from tests.corpus.faults import AnchorError, Fault, Patch, apply
 from tests.corpus.npm_apps import PinnedPackage, extract
 from tests.corpus.static_server import StubApi
 
@@ -52,6 +52,15 @@ class Behaviour:
     def __post_init__(self) -> None:
         if not self.faults and self.matcher is None:
             raise ValueError(f"behaviour {self.name!r} needs a fault or a matcher to judge its coverage")
+
+
+@dataclass(frozen=True)
+class MissingFiles(Fault):
+    """A fault that takes `files` (paths relative to the site root) out of the built site, so the page asks for them
+    and gets a 404, as when a game's script was never deployed; `patches` may plant more, as for any fault."""
+
+    patches: tuple[Patch, ...] = ()
+    files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,8 +117,20 @@ def build_site(app: CorpusApp, fault: Fault | None, packages_dir: Path, sites_di
         shutil.copytree(HOSTS / app.host, staging, copy_function=_replace, dirs_exist_ok=True)
     if fault is not None:
         apply(staging, fault)
+        remove_files(staging, fault)
     staging.rename(root)
     return root
+
+
+def remove_files(root: Path, fault: Fault) -> None:
+    """Take a MissingFiles fault's files out of the site at `root` (only the site's link: the extracted package keeps
+    its copy); raises AnchorError when one is not there to take out."""
+    for name in getattr(fault, "files", ()):
+        path = root / name
+        if not path.is_file():
+            raise AnchorError(f"Fault {fault.name!r}: {name} is not in the app, so it cannot be taken out (is the "
+                              "pinned version right?).")
+        path.unlink()
 
 
 def checks_of(case: dict) -> int:

@@ -3,6 +3,6 @@
 from __future__ import annotations
 
 from tests.corpus.apps import CorpusApp
-from tests.corpus.catalog import todomvc, widgets
+from tests.corpus.catalog import games, todomvc, widgets
 
-APPS: dict[str, CorpusApp] = {app.name: app for app in (*todomvc.APPS, *widgets.APPS)}
+APPS: dict[str, CorpusApp] = {app.name: app for app in (*todomvc.APPS, *widgets.APPS, *games.APPS)}
