@@ -70,12 +70,12 @@
   // keydown and emptied on keyup), so while the game is stepped, a release lets two frames run first (capture
   // phase on window: before the game's own release handlers).
   const HELD_FRAMES = 2;
-  for (const type of ["keyup", "mouseup", "pointerup", "touchend"]) {
-    window.addEventListener(type, () => {
-      if (!clock.stepping) return;
-      for (let frame = 0; frame < HELD_FRAMES; frame += 1) advance();
-    }, true);
+  // Named so that reading the page's own keyboard listeners leaves it out (studio/preflight/keyboard.py).
+  function __studioHeldFrames() {
+    if (!clock.stepping) return;
+    for (let frame = 0; frame < HELD_FRAMES; frame += 1) advance();
   }
+  for (const type of ["keyup", "mouseup", "pointerup", "touchend"]) window.addEventListener(type, __studioHeldFrames, true);
 
   // `frames` frames of game time, spread over `ms` of real time (so timers and transitions move as usual).
   function run(frames, ms) {
@@ -111,7 +111,7 @@
       proto[name] = function drawText(text, x, y, ...rest) {
         try {
           const said = String(text).trim();
-          if (said && this.canvas && this.canvas.isConnected !== false) {
+          if (said) {  // an off-screen buffer's text too: double-buffered games copy it onto the canvas shown
             drawnLast = counts.frames;
             drawn.set(`${Math.round(x / 16)}:${Math.round(y / 16)}`, { text: said.slice(0, 80), frame: counts.frames });
             if (drawn.size > 200) drawn.delete(drawn.keys().next().value);
@@ -170,7 +170,7 @@
     }).observe({ type: "longtask", buffered: true });
   } catch (error) { /* long tasks are not reported by every browser */ }
 
-  const GAME_WORDS = /\b(game over|you lose|you lost|you died|you win|you won|victory|level complete|level up|try again|play again|paused|press start|press space|press enter|press any key|click to start|tap to start|click to play|tap to play|new game|restart|continue|loading)\b/gi;
+  const GAME_WORDS = /\b(game ?over|you lose|you lost|you died|you win|you won|victory|level complete|level up|try again|play again|paused|press start|press space|press enter|press any key|click to start|tap to start|click to play|tap to play|new game|restart|continue|loading)\b/gi;
   const START_NAME = /^\s*(play|play now|play game|start|start game|begin|go|let'?s go|tap to (start|play)|click to (start|play)|press start|enter game)\s*$/i;
   const START_TEXT = /\b(click|tap|touch)( anywhere)? to (start|play|begin)|press (any key|space|enter) to (start|play|begin)|tap to unmute|click to (enable|turn on) (sound|audio)|enable (sound|audio)|sound on\b/i;
   const COUNTERS = ["score", "points", "level", "lives", "life", "health", "hp", "coins", "best", "wave", "stage", "moves", "time"];
@@ -301,6 +301,10 @@
     }
     const text = pageText();
     if (/\barrow keys?\b|\barrows\b/i.test(text)) found.push("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown");
+    // A keys table: "Up: rotate", "Left / Right: move", "Down — drop".
+    for (const match of text.matchAll(/\b(left|right|up|down)\b(?:\s*arrow)?(?:\s*(?:\/|,|and|or)\s*(left|right|up|down)\b)?\s*[:=\-–—]\s*[a-z]/gi)) {
+      for (const side of [match[1], match[2]]) if (side) found.push(`Arrow${side[0].toUpperCase()}${side.slice(1).toLowerCase()}`);
+    }
     if (/\bwasd\b|\bw\s*,?\s*a\s*,?\s*s\s*,?\s*(and\s+|or\s+)?d\b/i.test(text)) found.push("W", "A", "S", "D");
     for (const match of text.matchAll(/\b(?:press|hit|tap|use)\s+(?:the\s+)?(space(?:bar)?|enter|escape|esc|shift|[a-z])\b(?!\w)/gi)) {
       found.push(match[1]);

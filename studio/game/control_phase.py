@@ -36,7 +36,7 @@ ACTION_WORDS = re.compile(r"\b(pause|resume|jump|fire|shoot|move|left|right|up|d
                           re.IGNORECASE)
 SIGN_OUT = re.compile(r"\b(sign|log)\s*(out|off)\b|\blogout\b|\bdelete (my )?account\b|\bunsubscribe\b",
                       re.IGNORECASE)
-METER = re.compile(r"^\s*\d+(\.\d+)?\s*(fps|ms|mb)\b|\b\d+\s*fps\b|\bfps\s*:?\s*\d+", re.IGNORECASE)
+METER = re.compile(r"^\s*\d+(\.\d+)?\s*(fps|ms|mb)\b|\bfps\b", re.IGNORECASE)
 COMMON_KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Space")
 MOVE_KEYS = {"ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "KeyW", "KeyA", "KeyS", "KeyD"}
 MAX_PAGE_CONTROLS = 16

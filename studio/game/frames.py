@@ -134,11 +134,17 @@ def _block_means(values: np.ndarray, block: int = BLOCK) -> np.ndarray:
 
 
 def changed_blocks(a: Frame, b: Frame, level: float = CHANGE_LEVEL) -> np.ndarray:
-    """A boolean grid: which blocks of the picture changed from `a` to `b`."""
+    """A boolean grid: which blocks of the picture changed from `a` to `b`. The outermost ring of blocks never
+    counts: a focus ring or a highlighted border around the play surface (a canvas focused by a click shows its
+    ring on the next key press) is the page's, not the game answering."""
     if a.rgb.shape != b.rgb.shape:
         return np.ones((max(1, b.rgb.shape[0] // BLOCK), max(1, b.rgb.shape[1] // BLOCK)), dtype=bool)
     difference = np.abs(a.rgb.astype(np.int16) - b.rgb.astype(np.int16)).astype(np.float32).mean(axis=2)
-    return _block_means(difference) > level
+    grid = _block_means(difference) > level
+    if grid.shape[0] > 4 and grid.shape[1] > 4:
+        grid[0, :] = grid[-1, :] = False
+        grid[:, 0] = grid[:, -1] = False
+    return grid
 
 
 def changed_share(a: Frame, b: Frame) -> float:

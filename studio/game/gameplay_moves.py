@@ -10,7 +10,7 @@ from studio.game.control_phase import RESTART, START, site_control
 from studio.game.eyes import EyesError
 from studio.game.frames import changed_share
 from studio.game.hands import Touch
-from studio.game.looking import look, page_change
+from studio.game.looking import Look, look, page_change
 from studio.game.run_context import RunContext
 from studio.models.game import AgentAction, ControlDiscovery
 from studio.race.snapshot_lines import parse_snapshot
@@ -69,12 +69,18 @@ async def start_game(ctx: RunContext, requires_interaction: bool) -> bool:
         if any(c.key == key for c in ctx.controls) or ctx.run.evidence.keyboard_listeners:
             candidates.append((f"press {key}", _press(ctx, key), "keyboard"))
     for label, act, kind in candidates[:4]:
+        # What the start screen does on its own first, over a second (a blinking "Press Space", a title
+        # animation): only a change beyond it is the game starting.
+        resting = await look(ctx)
+        await ctx.clock.wait(START_SETTLE_S)
+        middle = await look(ctx)
+        await ctx.clock.wait(START_SETTLE_S)
         before = await look(ctx)
         touch = await act()
         await ctx.clock.wait(START_SETTLE_S)
         after = await look(ctx)
         change = page_change(before, after)
-        started = touch.done and (changed_share(before.frame, after.frame) >= 0.05 or change.any)
+        started = touch.done and beyond(resting, middle, before, after)
         ctx.act(AgentAction(timestamp=time.time() * 1000, action=kind, phase="phase3", target=label,  # type: ignore
                             reasoning="Phase 1 found that the game waits for the player: start it",
                             outcome=("the game started" + (f": {change.describe()}" if change.any else ""))
@@ -85,6 +91,20 @@ async def start_game(ctx: RunContext, requires_interaction: bool) -> bool:
             await ctx.screenshot(f"game-started-{label}")
             return True
     return False
+
+
+def beyond(resting: Look, middle: Look, before: Look, after: Look) -> bool:
+    """The page changed from `before` to `after` (an action between them) more than it did on its own over the two
+    windows from `resting` to `before`: the picture by a clear margin, or game words, counters, text or the address
+    that stood still."""
+    idles = (page_change(resting, middle), page_change(middle, before))
+    change = page_change(before, after)
+    idle_share = max(changed_share(resting.frame, middle.frame), changed_share(middle.frame, before.frame))
+    share = changed_share(before.frame, after.frame)
+    words = (change.appeared | change.gone) - {w for idle in idles for w in idle.appeared | idle.gone}
+    counters = set(change.counters) - {name for idle in idles for name in idle.counters}
+    return ((share >= 0.05 and share > 2 * idle_share + 0.02) or bool(words) or bool(counters) or change.url
+            or (change.text and not any(idle.text for idle in idles)))
 
 
 async def restart_game(ctx: RunContext, attempt: int) -> tuple[Touch, str | None]:

@@ -85,6 +85,11 @@ async def _phase3(ctx: RunContext, requires_interaction: bool) -> Phase3Result:
                 last_progress=now, last_discovery=now, next_shot=now + options.screenshot_every_s,
                 real_deadline=time.monotonic() + window + REAL_SLACK_S)
     first_shot = len(ctx.shots)
+    opening = await look(ctx)
+    if not (opening.words & OVER_WORDS - {"try again", "play again"}):
+        # The page's own words before anyone played ("press Enter to play again" in its instructions) are not an end
+        # screen; a page that opens on "Game over" keeps it as one.
+        ctx.standing_words = frozenset(opening.words)
     ctx.status("Starting the game")
     evidence.started = await start_game(ctx, requires_interaction)
     await ctx.clock.start()  # a game that only began to animate once started
@@ -122,14 +127,19 @@ async def _probe_controls(ctx: RunContext, play: Play, calm: Calm) -> list[Contr
     probing_ends = play.started + PROBING_SHARE * (play.deadline - play.started)
     first = wanted[:ctx.options.max_probes]
     # A real-time game can hide one answer (a comet passing, a blink): an expected control that did nothing is tried
-    # once more, and counts as responding if either try showed it.
-    queue = first + [c for c in first if c.expected]
+    # once more, and counts as responding if either try showed it. A game whose own motion comes in steps can also
+    # fake one (calm.jumpy): there every control is tried twice (three times when the two disagree) and counts as
+    # responding only when two tries showed it.
+    queue = first + [c for c in first if c.expected or calm.jumpy]
     spoiled: set[str] = set()
+    hits: dict[str, int] = {}
+    tries: dict[str, int] = {}
     turn = -1
     while turn + 1 < len(queue):
         turn += 1
         control = queue[turn]
-        if turn >= len(first) and any(r.control == control.element_selector and r.responded for r in responses):
+        key = control.element_selector
+        if turn >= len(first) and (hits.get(key, 0) >= (2 if calm.jumpy else 1)):
             continue
         if _out_of_time(ctx, play) or _cancelled(ctx) or ctx.clock.now() >= probing_ends:
             break
@@ -155,11 +165,21 @@ async def _probe_controls(ctx: RunContext, play: Play, calm: Calm) -> list[Contr
             spoiled.add(control.element_selector)
             queue.insert(turn + 1 + sum(1 for c in queue[turn + 1:] if c.element_selector in spoiled), control)
             play.over = play.over or screens  # most likely an end screen (drawn, so unreadable): start again first
+        tries[key] = tries.get(key, 0) + 1
+        hits[key] = hits.get(key, 0) + int(response.responded)
+        if calm.jumpy and tries[key] == 2 and hits[key] == 1:
+            queue.append(control)  # the two tries disagree: a third decides
+        counted = response
+        if calm.jumpy and response.responded and hits[key] < 2:
+            counted = response.model_copy(update={  # seen once: not confirmed yet
+                "responded": False, "latency_ms": None,
+                "text_change": f"changed the game in 1 of {plural(tries[key], 'try', 'tries')}, which the game's "
+                               "own motion can also do: not confirmed"})
         earlier = next((i for i, r in enumerate(responses) if r.control == control.element_selector), None)
         if earlier is None:
-            responses.append(response)
-        elif response.responded:
-            responses[earlier] = response
+            responses.append(counted)
+        elif counted.responded or not responses[earlier].responded:
+            responses[earlier] = counted
         _record(ctx, control, label, "Probe: does it change the game?", response, seen)
         await _take_in(ctx, play, seen, response, control)
         if response.responded:
@@ -191,7 +211,8 @@ async def _explore(ctx: RunContext, play: Play, calm: Calm, responses: list[Cont
         seen = await measure(ctx, perform(ctx, move.control), move.presses, ignore=_own_box(move.control))
         response = judge(move.label, move.control, seen, calm)
         explorer.learn(move.control, response.responded)
-        _remember(responses, response)
+        if not calm.jumpy:  # one move's change is no proof in a game that moves in steps on its own
+            _remember(responses, response)
         _record(ctx, move.control, move.label, move.reason, response, seen)
         await _take_in(ctx, play, seen, response, move.control)
         ctx.progress(f"Playing: {move.label} — {'it changed the game' if response.responded else 'no visible effect'}")

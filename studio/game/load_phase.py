@@ -66,7 +66,8 @@ async def run_phase1(ctx: RunContext) -> Phase1Result:
     ctx.animated = animating
     reasons = list(asks.get("reasons") or [])
     evidence.requires_interaction = bool(reasons)
-    evidence.interaction_hint = asks.get("start") or ""
+    said = next((reason.split('"')[1] for reason in reasons if reason.count('"') >= 2), "")
+    evidence.interaction_hint = asks.get("start") or said  # its Play button, else what its page says to do
     if reasons:
         ctx.note("requires_interaction", "; ".join(reasons) + ("; the page animates meanwhile" if animating else ""))
     evidence.load_failures = load_failures(ctx)

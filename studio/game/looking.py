@@ -10,7 +10,7 @@ from typing import Any
 from studio.game.frames import Frame
 from studio.game.run_context import RunContext
 
-OVER_WORDS = {"game over", "you lose", "you lost", "you died", "try again", "play again"}
+OVER_WORDS = {"game over", "gameover", "you lose", "you lost", "you died", "try again", "play again"}
 WIN_WORDS = {"you win", "you won", "victory", "level complete"}
 WAITING_WORDS = {"press start", "press space", "press enter", "press any key", "click to start", "tap to start",
                  "click to play", "tap to play", "paused", "loading"}
@@ -24,6 +24,7 @@ class Look:
     frame: Frame
     state: dict[str, Any]
     at: float = field(default_factory=time.monotonic)
+    standing: frozenset[str] = frozenset()  # game words the page showed from the start (its instructions)
 
     @property
     def words(self) -> set[str]:
@@ -35,7 +36,9 @@ class Look:
 
     @property
     def over(self) -> bool:
-        return bool(self.words & OVER_WORDS)
+        """An end screen: "game over", "play again"… shown now, and not part of what the page always says (its
+        instructions: "press Enter to play again" is not the game being over)."""
+        return bool((self.words - self.standing) & OVER_WORDS)
 
     @property
     def score(self) -> int | None:
@@ -48,7 +51,7 @@ async def look(ctx: RunContext) -> Look:
     state = await ctx.probe.call("state") or {}
     scroll = state.get("scroll") or (0, 0)
     ctx.scroll = (float(scroll[0]), float(scroll[1]))
-    return Look(frame, state, at=ctx.clock.now())
+    return Look(frame, state, at=ctx.clock.now(), standing=ctx.standing_words)
 
 
 @dataclass

@@ -43,6 +43,7 @@ class Calm:
     text_moves: bool = False  # the page's text changes on its own (a clock, a survival score)
     counters_move: set[str] | None = None
     frames: int = 0  # animation frames the game drew while left alone (0: it waits for the player)
+    jumpy: bool = False  # left alone, the game sometimes changes as much as an answer would (gravity ticks, spawns)
 
     @property
     def novel_floor(self) -> int:
@@ -80,6 +81,7 @@ class Measured:
     before: Look
     after: Look
     touch: Touch | None
+    windows: tuple[float, ...] = ()  # the share that changed in each watched window: before, while acting, after
 
 
 Act = Callable[[], Awaitable[Touch]]
@@ -109,7 +111,7 @@ async def measure(ctx: RunContext, act: Act | None, repeats: int = 1, ignore: Re
     unforeseen = surprise(idle, after) if same and steady is not None else 0
     return Measured(novel=novel, predictability=steady, surprise=unforeseen, share_act=_share(acting), share_idle=max(_share(idle), _share(after)),
                     change=page_change(l1, l3), idle_change=page_change(l0, l1), latency_ms=latency,
-                    before=l1, after=l3, touch=touch)
+                    before=l1, after=l3, touch=touch, windows=(_share(idle), _share(acting), _share(after)))
 
 
 async def _act_watching(ctx: RunContext, act: Act, repeats: int, base: Frame, idle: np.ndarray,
@@ -171,6 +173,12 @@ def calm_of(watched: list[Measured]) -> Calm:
                       for seen in watched)
     used = [seen for seen in watched if not _event(seen)] or watched
     calm.novel = min(seen.novel for seen in used)
+    # A game whose own motion comes in steps (a falling piece moving a row, a spawn) clears the bar now and then on
+    # its own: one probe that sees a change then proves nothing, and an answer must be seen twice (gameplay_phase).
+    # So can a game that moves in steps between still moments: some watched windows change and some do not.
+    windows = [share for seen in used for share in seen.windows]
+    stepwise = bool(windows) and max(windows) >= 0.005 and min(windows) == 0.0
+    calm.jumpy = max(seen.novel for seen in used) >= calm.novel_floor or stepwise
     calm.surprise = _median([seen.surprise for seen in used])
     calm.share = max(max(seen.share_act, seen.share_idle) for seen in used)
     steadiness = [seen.predictability for seen in used]

@@ -1,6 +1,7 @@
 """The scoring rubric used with no model (and whenever a model's scores cannot be used): each of seed 002's five
 metrics computed from measured evidence, with a 2–3 sentence justification citing the numbers. Shares are counted in
-bands (most ≥ 75 %: 1, many ≥ 50 %: 0.66, some ≥ 25 %: 0.33, a few: 0.15, none: 0) so that a real-time game's jitter
+bands (all: 1, most ≥ 75 %: 0.7, many ≥ 50 %: 0.5, some ≥ 25 %: 0.3, a few: 0.15, none: 0: one dead key of four
+costs a controls score about 20 points) so that a real-time game's jitter
 (one probe more or less) does not move a score.
 
 Only the game's own failures count: requests to its own site (its scripts and assets) and its errors. Third-party
@@ -65,9 +66,10 @@ def overall(metrics: list[MetricScore]) -> int:
 
 
 def band(share: float) -> float:
-    """A share (0..1) in coarse bands — most, many, some, few, none — so that one probe more or less in a real-time
-    game does not move a score: the same seed then gives the same scores."""
-    return 1.0 if share >= 0.75 else 0.66 if share >= 0.5 else 0.33 if share >= 0.25 else 0.15 if share > 0 else 0.0
+    """A share (0..1) in coarse bands — all, most, many, some, few, none — so that one probe more or less in a
+    real-time game moves a score by a band at most: the same seed then gives the same scores."""
+    return (1.0 if share >= 0.999 else 0.7 if share >= 0.75 else 0.5 if share >= 0.5 else 0.3 if share >= 0.25
+            else 0.15 if share > 0 else 0.0)
 
 
 def _clamp(value: float) -> int:

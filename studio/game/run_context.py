@@ -102,7 +102,8 @@ class RunContext:
     scroll: tuple[float, float] = (0.0, 0.0)  # the page's scroll at the last look
     controls: list[ControlDiscovery] = field(default_factory=list)
     buttons: dict[str, ControlResponse] = field(default_factory=dict)  # start and restart buttons, as used
-    animated: bool = False  # the game drew animation frames at some point (a frozen loop is then a freeze)
+    animated: bool = False  # the game draws animation frames while nobody plays (a frozen loop is then a freeze)
+    standing_words: frozenset[str] = frozenset()  # game words on the page before play began: its instructions
     watched: list[Watched] = field(default_factory=list)
     shots: list[ShotFacts] = field(default_factory=list)
     actions: list[AgentAction] = field(default_factory=list)

@@ -33,8 +33,8 @@ def verdict(e: GameEvidence) -> str:
                 f"changed anything in {e.play_seconds:.0f} s: the game never ran.")
     if e.requires_interaction and not e.started:
         start = f'"{e.interaction_hint}"' if e.interaction_hint else "what its page says to do"
-        return (f"The game never started: {start} and none of its {controls} changed anything in "
-                f"{e.play_seconds:.0f} s.")
+        return (f"The game never started: trying {start} changed nothing, and none of its {controls} changed "
+                f"anything in {e.play_seconds:.0f} s.")
     if tried:
         names = ", ".join(r.label for r in tried[:4])
         return f"None of the game's {controls} ({names}) changed the game in {e.play_seconds:.0f} s of play."

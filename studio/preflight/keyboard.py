@@ -79,7 +79,8 @@ async def _read(driver: PageDriver) -> KeyboardListeners:
                                          for object_id, _ in named))
         handlers = []
         for reply, (_, name) in zip(replies, named, strict=True):
-            keyed = [item for item in reply.get("listeners", []) if item.get("type") in KEY_EVENTS]
+            keyed = [item for item in reply.get("listeners", []) if item.get("type") in KEY_EVENTS
+                     and "__studio" not in str((item.get("handler") or {}).get("description") or "")]  # ours
             if keyed:
                 found.where.append(f"{'/'.join(sorted({item['type'] for item in keyed}))} on {name}")
                 handlers += keyed

@@ -129,3 +129,8 @@ def test_every_justification_is_two_or_three_sentences(evidence):
 def test_whose_request_it_is(url, whose):
     home = "https://play.mygame.example/" if "mygame" in url else "http://127.0.0.1:8000/"
     assert party(url, home) == whose
+
+
+def test_one_dead_key_of_four_costs_the_controls_score():
+    left_dead = HEALTHY.model_copy(update={"responses": [key("ArrowLeft", False)] + HEALTHY.responses[1:]})
+    assert scored(left_dead)[0]["controls"] <= scored(HEALTHY)[0]["controls"] - 15
