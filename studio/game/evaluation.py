@@ -27,6 +27,7 @@ from studio.events import EventBus
 from studio.game import errors
 from studio.game.control_phase import run_phase2
 from studio.game.gameplay_phase import run_phase3
+from studio.game.identity import unidentify
 from studio.game.load_phase import run_phase1
 from studio.game.retries import PHASE_RETRIES, with_retries
 from studio.game.run_context import GameOptions, RunContext
@@ -160,6 +161,8 @@ class GameEvaluation:
             ctx.run.phase4 = await self._phase("phase4", lambda: run_phase4(ctx), Phase4Result)
         finally:
             ctx.stop_watching()
+            if self.session.alive:
+                await unidentify(ctx.live)  # the tester's page goes on as itself
         if not phase1.success:
             return self._finish("failed", "failed", ctx.run.errors[0] if ctx.run.errors else errors.NOT_ACCESSIBLE)
         if not ctx.run.phase4.success:

@@ -1,11 +1,13 @@
 """What the game agent sees: the page probe (resources/game/page_probe.js, installed before the game's scripts) and a
-camera on the play surface (Chrome DevTools' captureScreenshot, clipped and scaled, so a frame takes tens of ms).
+camera on the play surface (Chrome DevTools' captureScreenshot of the viewport as it is, the play surface cut out and
+shrunk here, so a frame takes tens of ms and the live view's screencast of the same page never sees it: crop.py).
 
 Everything here reads; nothing acts. Every call is bounded: a page stuck in a loop costs seconds, never the run.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import logging
@@ -15,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from studio.browser.errors import BrowserError, PageUnresponsive
+from studio.game.crop import ViewportPlace, analysis_frame
 from studio.game.frames import Frame, FrameError, decode_png
 from studio.models.game import Rect
 from studio.preflight.app_kind import keyboard_listeners
@@ -97,33 +100,45 @@ class Camera:
         self.latencies_ms: list[float] = []
 
     async def frame(self, box: Rect) -> Frame:
-        """The region `box` (CSS px of the page) scaled so its longer side is about FRAME_SIDE pixels."""
-        scale = min(1.0, FRAME_SIDE / max(box.width, box.height, 1.0))
-        png = await self._capture({"x": box.x, "y": box.y, "width": max(box.width, 1.0),
-                                   "height": max(box.height, 1.0), "scale": scale})
+        """The region `box` (CSS px of the page) scaled so its longer side is about FRAME_SIDE pixels: cut out of a
+        picture of the whole viewport where the page is scrolled to now (black where the box is out of view)."""
+        png, place = await self._viewport()
         try:
-            return Frame(decode_png(png), time.monotonic())
+            rgb = analysis_frame(decode_png(png), box, place, FRAME_SIDE)
         except (FrameError, ValueError) as error:
             raise EyesError(f"A frame of the page could not be read ({error}).") from error
+        return Frame(rgb, time.monotonic())
 
     async def screenshot(self) -> tuple[bytes, int, int]:
         """A PNG of the visible page, its width and height."""
         started = time.perf_counter()
-        png = await self._capture(None)
+        png = await self._capture()
         self.latencies_ms.append((time.perf_counter() - started) * 1000)
         width, height = struct.unpack(">II", png[16:24])
         return png, width, height
 
-    async def _capture(self, clip: dict | None) -> bytes:
-        params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
-        if clip is not None:
-            params["clip"] = clip
+    async def _viewport(self) -> tuple[bytes, ViewportPlace]:
+        """A picture of the viewport and where it is in the page, asked for together (one round trip's time)."""
+        picture, metrics = await asyncio.gather(
+            self._capture(), self._devtools("Page.getLayoutMetrics", {}), return_exceptions=True)
+        for outcome in (picture, metrics):
+            if isinstance(outcome, BaseException):
+                raise outcome
+        assert isinstance(picture, bytes) and isinstance(metrics, dict)
+        return picture, ViewportPlace.of(metrics)
+
+    async def _capture(self) -> bytes:
+        # Never a `clip` (nor `captureBeyondViewport`): Chromium would re-emulate the page's view for the capture,
+        # and the live view's screencast of the page would show it zoomed into the clip (crop.py).
+        reply = await self._devtools("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+        return base64.b64decode(reply["data"])
+
+    async def _devtools(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         try:
             driver = self.live.driver
-            reply = await driver.devtools("Page.captureScreenshot", params, seconds=CALL_TIMEOUT_S)
+            return await driver.devtools(method, params, seconds=CALL_TIMEOUT_S)
         except RaceError as error:
             if error.kind == "timeout":
                 raise PageUnresponsive(self.live.session.url, "taking a picture of the game",
                                        CALL_TIMEOUT_S) from error
             raise EyesError(f"The page could not be pictured: {error.message}") from error
-        return base64.b64decode(reply["data"])

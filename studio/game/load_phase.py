@@ -11,6 +11,7 @@ import time
 from urllib.parse import urlsplit
 
 from studio.game.errors import GamePhaseError
+from studio.game.identity import identify
 from studio.game.run_context import RunContext
 from studio.models.game import SURFACE_KINDS, AgentAction, Phase1Result, Rect
 from studio.toolbelt.replies import ToolError
@@ -28,6 +29,10 @@ async def run_phase1(ctx: RunContext) -> Phase1Result:
     ctx.status("Opening the game")
     await ctx.probe.install()  # before the navigation: it counts the frames the game draws from the start
     await ctx.live.driver.bring_to_front()  # the game's tab is the active one: it gets the keys and the frames
+    identity = await identify(ctx.live)  # seed 002: the browser says it is 'GameEval TestAgent/1.0'
+    ctx.note("user_agent", identity.user_agent)
+    if identity.note():
+        ctx.note("viewport", identity.note() or "")
     started = time.monotonic()
     reply = await ctx.hands.navigate(ctx.run.url)
     seconds = time.monotonic() - started

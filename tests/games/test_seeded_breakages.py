@@ -66,6 +66,7 @@ async def test_a_puzzle_whose_logic_script_is_missing_scores_low_and_says_why(ga
     phase1 = next(p for p in run.phases if p.phase == "phase1")
     assert run.phase1 is not None and not run.phase1.success and phase1.status == "failed"  # Phase 1's finding
     assert any("GameManager is not defined" in item for item in evidence.distinct_errors)
+    assert any(d.kind == "user_agent" and d.detail.endswith(" GameEval TestAgent/1.0") for d in run.details)
 
 
 async def test_a_puzzle_with_no_key_bound_is_unplayable(games, slide):
