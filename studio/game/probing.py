@@ -173,12 +173,12 @@ def calm_of(watched: list[Measured]) -> Calm:
                       for seen in watched)
     used = [seen for seen in watched if not _event(seen)] or watched
     calm.novel = min(seen.novel for seen in used)
-    # A game whose own motion comes in steps (a falling piece moving a row, a spawn) clears the bar now and then on
-    # its own: one probe that sees a change then proves nothing, and an answer must be seen twice (gameplay_phase).
-    # So can a game that moves in steps between still moments: some watched windows change and some do not.
+    # A game whose own motion comes in steps between still moments (a falling piece moving a row now and then) has
+    # some watched windows that change and some that do not: a step landing while a key is pressed looks like an
+    # answer, so there one probe proves nothing and an answer must be seen twice (gameplay_phase). A game that
+    # moves all the time (comets, a snake) is judged against its own motion as before.
     windows = [share for seen in used for share in seen.windows]
-    stepwise = bool(windows) and max(windows) >= 0.005 and min(windows) == 0.0
-    calm.jumpy = max(seen.novel for seen in used) >= calm.novel_floor or stepwise
+    calm.jumpy = bool(windows) and max(windows) >= 0.005 and min(windows) == 0.0
     calm.surprise = _median([seen.surprise for seen in used])
     calm.share = max(max(seen.share_act, seen.share_idle) for seen in used)
     steadiness = [seen.predictability for seen in used]
