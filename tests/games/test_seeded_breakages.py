@@ -131,3 +131,19 @@ async def test_a_healthy_falling_blocks_game_scores_well_and_its_dead_rotate_key
     # only when two tries showed it, so the dead rotate key is never confirmed.
     assert not rotate(dead), dead.run.evidence.responses
     assert dead.scores()["controls"] <= healthy.scores()["controls"], (healthy.scores(), dead.scores())
+
+
+async def test_a_puzzle_whose_score_never_changes_loses_playability_and_says_so(games, slide):
+    """Tiles merge but the score box stays at 0: the game plays, so it is not unplayable, but a tester marks its
+    playability down and the justification says the score never changed."""
+    healthy = await games.once("slide", slide.url(seed=7), options=PLAYED)
+    stuck = await broken(games, slide, {"score_not_updating"}, slide.url(seed=7), PLAYED)
+    assert not stuck.run.evidence.verdict and stuck.run.evidence.score_changes == 0
+    assert healthy.run.evidence.score_changes >= 1
+    # Without a score change the rubric's playability cannot pass 65 when no game over came (80 when one came and a
+    # restart worked); the healthy run earns the 15 points a changing score gives.
+    bad = stuck.scores()
+    limit = 80 if stuck.run.evidence.game_over_seen else 65
+    assert bad["playability"] <= limit, bad
+    playability = dict(stuck.store.scores(stuck.run.id))["playability"][1]
+    assert "was shown but never changed" in playability
