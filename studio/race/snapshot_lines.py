@@ -11,6 +11,9 @@ from dataclasses import dataclass
 LINE = re.compile(r'^(?P<indent> *)(?P<role>[^\s"]+)(?: (?P<name>"(?:[^"\\]|\\.)*"))? (?P<ref>e\d+)'
                   r'(?: #(?P<testid>\S+))?(?: \[(?P<states>.*)\])?$')
 CHROME = {"banner", "navigation", "contentinfo"}  # site chrome around a page's content
+# A board's states: `4×4: 2 · · · / · 4 · · / …` (· an empty cell, a cell with a space or a mark of the line quoted).
+BOARD = re.compile(r"(?:^|, )\d+×\d+: (?P<cells>.*)$")
+BOARD_CELL = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 
 
 @dataclass
@@ -23,6 +26,23 @@ class SnapshotLine:
     depth: int
     states: str
     chrome: bool
+
+    @property
+    def board(self) -> list[list[str]] | None:
+        """A board line's cells row by row ('' for an empty one; the rows shown when the line is cut short), or None
+        for any other line: `div "Board" e6 [4×4: 2 · · · / …]` is a board of the page's, read as a person reads it."""
+        found = BOARD.search(self.states)
+        if found is None:
+            return None
+        rows: list[list[str]] = [[]]
+        for cell in BOARD_CELL.findall(found.group("cells")):
+            if cell == "…":
+                break
+            if cell == "/":
+                rows.append([])
+            else:
+                rows[-1].append("" if cell == "·" else json.loads(cell) if cell.startswith('"') else cell)
+        return [row for row in rows if row]
 
 
 def parse_snapshot(text: str) -> list[SnapshotLine]:
