@@ -25,7 +25,8 @@ from studio.game.run_context import RunContext
 from studio.models.game import AgentAction, ControlDiscovery, ControlResponse, DecisionEntry, Phase3Result, Rect
 from studio.wording import plural
 
-PROBE_PRESSES = 4
+PROBE_PRESSES = (4, 1, 3)  # a key's first probe holds it; a second taps it, a third presses it three times: four
+# turns of a rotate key (or two of a toggle) come back to where they began and show nothing
 PROBING_SHARE = 0.6  # of the exploration window at most; the rest is play
 STATE_SHOT_GAP_S = 2.0  # at most one state-change screenshot this often (a score ticking up is not a flood)
 PHASE4_RESERVE_S = 5.0
@@ -57,6 +58,8 @@ class Play:
     responded: set[str] = field(default_factory=set)
     stop_reason: str = ""
     last_hurt: float = -1e9  # game time of the last probe in which the player was hit
+    hits: dict[str, int] = field(default_factory=dict)  # per control: tries (probes and moves) that changed the game
+    tries: dict[str, int] = field(default_factory=dict)
     real_deadline: float = float("inf")  # the same window in real time: a stepped game's time can run slower
 
 
@@ -101,6 +104,8 @@ async def _phase3(ctx: RunContext, requires_interaction: bool) -> Phase3Result:
     if not requires_interaction:
         evidence.started = evidence.started or any(r.responded for r in responses) or ctx.animated
     await _explore(ctx, play, calm, responses)
+    if calm.jumpy:
+        responses = [_by_majority(r, play) for r in responses]
     evidence.responses = responses + list(ctx.buttons.values())
     while len(ctx.shots) - first_shot < options.min_screenshots:
         await ctx.screenshot(f"final-state-{len(ctx.shots) - first_shot + 1}")
@@ -132,8 +137,7 @@ async def _probe_controls(ctx: RunContext, play: Play, calm: Calm) -> list[Contr
     # responding only when two tries showed it.
     queue = first + [c for c in first if c.expected or calm.jumpy]
     spoiled: set[str] = set()
-    hits: dict[str, int] = {}
-    tries: dict[str, int] = {}
+    hits, tries = play.hits, play.tries
     turn = -1
     while turn + 1 < len(queue):
         turn += 1
@@ -146,12 +150,13 @@ async def _probe_controls(ctx: RunContext, play: Play, calm: Calm) -> list[Contr
         current = await look(ctx)
         if current.over or play.over or play.stalled >= 2:
             await _get_going(ctx, play, calm)
-        label = move_label(control, PROBE_PRESSES if control.key else 1)
+        presses = PROBE_PRESSES[tries.get(key, 0) % len(PROBE_PRESSES)] if control.key else 1
+        label = move_label(control, presses)
         ctx.decide(DecisionEntry(timestamp=time.time() * 1000, decision=f"probe: {label}",
                                  context=f"Does {control.description} change the game? "
                                          f"({len(wanted)} controls to probe)"))
         glowing = ctx.clock.now() - play.last_hurt < AFTERGLOW_S
-        seen = await measure(ctx, perform(ctx, control), PROBE_PRESSES if control.key else 1, ignore=_own_box(control))
+        seen = await measure(ctx, perform(ctx, control), presses, ignore=_own_box(control))
         hit = hurt(seen)
         if hit:
             play.last_hurt = ctx.clock.now()
@@ -211,7 +216,11 @@ async def _explore(ctx: RunContext, play: Play, calm: Calm, responses: list[Cont
         seen = await measure(ctx, perform(ctx, move.control), move.presses, ignore=_own_box(move.control))
         response = judge(move.label, move.control, seen, calm)
         explorer.learn(move.control, response.responded)
-        if not calm.jumpy:  # one move's change is no proof in a game that moves in steps on its own
+        if calm.jumpy:  # one move's change is no proof in a game that moves in steps on its own: tallied instead
+            key = move.control.element_selector
+            play.tries[key] = play.tries.get(key, 0) + 1
+            play.hits[key] = play.hits.get(key, 0) + int(response.responded)
+        else:
             _remember(responses, response)
         _record(ctx, move.control, move.label, move.reason, response, seen)
         await _take_in(ctx, play, seen, response, move.control)
@@ -324,6 +333,22 @@ async def _take_in(ctx: RunContext, play: Play, seen: Measured, response: Contro
         await ctx.screenshot(f"play-{int(now - play.started)}s-{name}")
     if now >= play.next_shot:
         play.next_shot = now + ctx.options.screenshot_every_s
+
+
+def _by_majority(response: ControlResponse, play: Play) -> ControlResponse:
+    """In a game that moves in steps on its own, a control answers when most of its tries (probes and moves while
+    playing) changed the game: a few steps that happened to land while it was pressed do not make it work."""
+    tries, hits = play.tries.get(response.control, 0), play.hits.get(response.control, 0)
+    if tries < 3:
+        return response
+    answered = hits * 2 > tries
+    if answered == response.responded:
+        return response
+    said = f"changed the game in {hits} of {plural(tries, 'try', 'tries')}"
+    if not answered:
+        said += ", which the game's own motion can also do: not confirmed"
+    return response.model_copy(update={"responded": answered, "text_change": said,
+                                       "latency_ms": response.latency_ms if answered else None})
 
 
 def _remember(responses: list[ControlResponse], response: ControlResponse) -> None:
