@@ -76,6 +76,12 @@ def game_budget(runtime: EngineRuntime) -> JobBudget:
                      max_cost_usd=float(given.get("max_cost_usd") or main.max_cost_usd))
 
 
+def phase_limit_s(key: PhaseKey, options: GameOptions) -> float:
+    """How long phase `key` may take: its seed limit, except play (phase 3), which takes the exploration window and a
+    margin for probing, screenshots and restarts."""
+    return options.max_explore_s + PHASE3_SLACK_S if key == "phase3" else PHASE_TIMEOUTS_S[key]
+
+
 class ClockOnly(Budget):
     """What the job runner enforces of the run's budget: only its clock (plus a moment to score). Tokens and dollars
     running out end the model's part, not the run: the explorer and the rubric take over."""
@@ -206,8 +212,7 @@ class GameEvaluation:
         started = time.monotonic()
         ctx.save()
         self._status("running", key, f"{PHASE_TITLES[key]} started")
-        limit = PHASE_TIMEOUTS_S[key] + (ctx.options.max_explore_s + PHASE3_SLACK_S - PHASE_TIMEOUTS_S[key]
-                                         if key == "phase3" else 0)
+        limit = phase_limit_s(key, ctx.options)
         async def retrying(number: int, delay: float, error: BaseException) -> None:
             outcome.retries = number
             ctx.note("retry", f"{key} try {number + 1} in {delay:g} s after {type(error).__name__}: {error}")

@@ -13,21 +13,13 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.app.game_service import GameService
 from studio.game import GameOptions
-from studio.game.evaluation import PHASE3_SLACK_S
-from studio.models.game import PHASE_TIMEOUTS_S, GameRun, PhaseOutcome
+from studio.game.evaluation import phase_limit_s
+from studio.models.game import GameRun, PhaseOutcome
 from studio.ui.game_panel import PHASE_SHORT
 from studio.ui.job_list import LiveJob
 
 JOB_NAME = "Game evaluation"
 TICK_MS = 1000
-
-
-def phase_limit_s(key: str, options: GameOptions) -> float:
-    """How long phase `key` may take: its limit, except play (phase 3), which takes the exploration window and a
-    margin for probing and screenshots, as the engine allows it (GameEvaluation._phase)."""
-    if key == "phase3":
-        return options.max_explore_s + PHASE3_SLACK_S
-    return PHASE_TIMEOUTS_S[key]
 
 
 def clock(seconds: float) -> str:

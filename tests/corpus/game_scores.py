@@ -23,7 +23,7 @@ from tests.corpus.apps import CorpusApp, MissingFiles
 from tests.corpus.catalog import APPS
 from tests.corpus.catalog.widgets import GAME_JS
 from tests.corpus.sites import CorpusSites
-from tests.corpus.studio_run import studio
+from tests.corpus.studio_run import last_json, studio
 
 GAMES = ("2048", "tetris", "breakout")
 HEALTHY = "healthy"
@@ -55,7 +55,7 @@ def score_run(app: CorpusApp, fault: str | None, sites: CorpusSites, work: Path,
     except Exception as error:  # noqa: BLE001 - a hung or failed run is a row too, not the end of the table
         exit_code, stdout, stderr = None, "", f"{type(error).__name__}: {error}"
     seconds = round(time.monotonic() - started, 1)
-    return row(app.name, fault, exit_code, _json(stdout), stderr, seconds, url)
+    return row(app.name, fault, exit_code, last_json(stdout), stderr, seconds, url)
 
 
 def row(app: str, fault: str | None, exit_code: int | None, result: dict, stderr: str, seconds: float,
@@ -144,18 +144,6 @@ def _control(key: str, value: object) -> str:
         return key
     said = ": ".join(str(value[k]) for k in ("type", "description") if value.get(k))
     return f"{key} ({said})" if said else key
-
-
-def _json(stdout: str) -> dict:
-    text = stdout.strip()
-    start = text.find("{")
-    if start < 0:
-        return {}
-    try:
-        value = json.loads(text[start:])
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _num(value: object) -> str:

@@ -59,7 +59,7 @@ def new_suite(url: str, project: Path, extra: tuple[str, ...] = ()) -> SuiteRun:
         run.exit_codes.append(done.returncode)
         # The sentences for people (not the JSON progress lines) say why a run ended as it did.
         run.stderr_tail = "\n".join([line for line in done.stderr.splitlines() if not line.startswith("{")][-12:])
-        run.payload = _last_json(done.stdout)
+        run.payload = last_json(done.stdout)
         questions = run.payload.get("questions") or [] if done.returncode == PAUSED else []
         new = {q["key"]: _answer(q) for q in questions if isinstance(q, dict) and q.get("key") not in answers}
         if not new:
@@ -91,7 +91,8 @@ def _answer(question: dict) -> object:
     return list(options) if options else ""  # all the suites proposed; no login to give: skipped
 
 
-def _last_json(stdout: str) -> dict:
+def last_json(stdout: str) -> dict:
+    """The JSON object studio printed on stdout ({} when there is none)."""
     text = stdout.strip()
     start = text.find("{")
     if start < 0:

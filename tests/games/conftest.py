@@ -26,6 +26,8 @@ from studio.store.project import ProjectFile
 from studio.store.recorder import ProjectRecorder
 
 SHORT = GameOptions(seed=1, min_explore_s=3, max_explore_s=10, no_progress_s=5, probe_window_s=0.2, max_probes=10)
+# Long enough to try each of a game's keys: a snake dies at a wall three seconds after it starts, a puzzle names eight.
+PLAYED = SHORT.model_copy(update={"max_explore_s": 20, "min_explore_s": 8})
 
 
 @dataclass

@@ -14,8 +14,7 @@ from studio.models.game import InputSchema
 from tests.apps.blocks_game import BlocksGame
 from tests.apps.canvas_game import CanvasGame
 from tests.apps.grid_game import GridGame
-from tests.games.conftest import SHORT
-from tests.games.test_unseen_games import PLAYED
+from tests.games.conftest import PLAYED, SHORT
 
 pytestmark = pytest.mark.slow
 

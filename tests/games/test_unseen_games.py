@@ -8,11 +8,7 @@ import pytest
 
 from tests.apps.canvas_game import CanvasGame
 from tests.apps.grid_game import GridGame
-from tests.games.conftest import SHORT
-
-# The snake dies at a wall three seconds after it starts: twenty seconds leave room to start it again and try each
-# key on a live game (an end screen drawn on the canvas cannot be read, only seen).
-PLAYED = SHORT.model_copy(update={"max_explore_s": 20, "min_explore_s": 8})
+from tests.games.conftest import PLAYED
 
 
 @pytest.fixture(scope="module")
