@@ -228,10 +228,11 @@
     for (const [name, value] of Object.entries(drawnCounters)) if (counted[name] === undefined) counted[name] = value;
     const both = drawnText ? `${text}\n${drawnText}` : text;
     const words = [...new Set((both.match(GAME_WORDS) || []).map((w) => w.toLowerCase()))];
+    const drawnWords = [...new Set((drawnText.match(GAME_WORDS) || []).map((w) => w.toLowerCase()))];
     return {
       url: location.href, title: document.title, textLength: text.trim().length, textSignature: signature(both),
       elements: document.body ? document.body.getElementsByTagName("*").length : 0,
-      counters: counted, canvasCounters: Object.keys(drawnCounters), canvasText: drawnText.slice(0, 400), words,
+      counters: counted, canvasCounters: Object.keys(drawnCounters), canvasText: drawnText.slice(0, 400), words, drawnWords,
       frames: counts.frames, longTasks: counts.longTasks, longTaskMs: Math.round(counts.longTaskMs),
       scroll: [window.scrollX, window.scrollY], scrollsUndone: held.undone,
     };

@@ -156,8 +156,13 @@ def plain(label) -> str:
     return " ".join(QTextDocumentFragment.fromHtml(label.text()).toPlainText().split())
 
 
+_nudges = iter(range(1 << 30))
+
+
 def hover(widget, point: QPoint) -> None:
-    QTest.mouseMove(widget.viewport(), point)
+    """Move the mouse to `point`, a pixel to one side every other time: Qt drops a move to where the mouse already
+    is, so a hover repeated while the window settles would otherwise be a single move."""
+    QTest.mouseMove(widget.viewport(), point + QPoint(next(_nudges) % 2, 0))
     QApplication.processEvents()
 
 
@@ -177,7 +182,8 @@ def test_hovering_a_bar_shows_its_justification(qloop, tmp_path):
             await until(lambda: not bars.viewport().visibleRegion().isEmpty() and bars.scores["controls"] == 35,
                         what="the run's bars")
             # hovered again on each look, at where the bar is then: the column settles its sizes once it is shown
-            await until(lambda: hover(bars, bar_point(bars, SERIES.index("controls"), 35)) or QToolTip.isVisible(),
+            await until(lambda: hover(bars, bar_point(bars, SERIES.index("controls"), 35))
+                        or (QToolTip.isVisible() and QToolTip.text().startswith("Controls")),
                         what="the bar's tooltip")
             text = QToolTip.text()
             assert text.startswith("Controls & Responsiveness: 35 (poor) · weight 20%"), text
