@@ -1,14 +1,16 @@
-"""Who is asking: session cookies and bearer tokens, page redirects to sign-in, and the 401s of the API."""
+"""Who is asking: session cookies and bearer tokens, page redirects to sign-in, the 401s of the API, and an admin's
+impersonation of a user (a session for that user, issued by the admin)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote
 
 from aiohttp import web
 
 from studio.demo.http_support import ApiError, state_of
-from studio.demo.state import Session, User
+from studio.demo.state import DemoState, Session, User
 
 SESSION_COOKIE = "demo_session"
 
@@ -75,3 +77,18 @@ def set_session_cookie(response: web.StreamResponse, session: Session) -> None:
 
 def clear_session_cookie(response: web.StreamResponse) -> None:
     response.del_cookie(SESSION_COOKIE, path="/")
+
+
+def impersonation(state: DemoState, admin: User, user_key: object) -> dict[str, Any]:
+    """A session for the user `user_key` (an id or email) issued by `admin`, without the user's password or one-time
+    code: {token, session, impersonatedBy}. The token works as a bearer token and as the session cookie."""
+    if admin.role != "admin":
+        raise ApiError(403, f"{admin.email} is not an admin; only an admin can impersonate a user.")
+    if not isinstance(user_key, str) or not user_key.strip():
+        raise ApiError(400, "Send the 'userId' of the user to impersonate.")
+    user = state.find_user(user_key)
+    if user is None:
+        raise ApiError(404, f"No user with id or email {user_key!r}.")
+    session = state.open_session(user)
+    return {"token": session.token, "session": state.session_json(session),
+            "impersonatedBy": {"userId": admin.user_id, "email": admin.email}}

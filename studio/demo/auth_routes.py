@@ -1,4 +1,5 @@
-"""Sign-in: the login page, password and TOTP verification, refresh, sign-out and `who am I`."""
+"""Sign-in: the login page, password and TOTP verification, refresh, sign-out, `who am I`, and an admin's
+impersonation of a user."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from aiohttp import web
 
 from studio.demo.auth import (
     clear_session_cookie,
+    impersonation,
     request_token,
     require_api_user,
     safe_next,
@@ -165,3 +167,11 @@ async def api_me(request: web.Request) -> web.Response:
     session = visitor(request).session
     assert session is not None
     return web.json_response({"user": user.summary(), "expiresAt": session.expires_ms})
+
+
+@routes.post("/api/admin/impersonate")
+async def api_impersonate(request: web.Request) -> web.Response:
+    """A signed-in admin gets a token for another user ({"userId"}): {token, session, impersonatedBy}."""
+    admin = require_api_user(request, "Sign in as an admin to impersonate a user.")
+    body = await read_json(request)
+    return web.json_response(impersonation(state_of(request), admin, body.get("userId")))

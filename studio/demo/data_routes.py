@@ -1,4 +1,5 @@
-"""The data server under /_data/: user factory, programmatic login, reset, flags, clock and config knobs."""
+"""The data server under /_data/: user factory, programmatic login, an admin's impersonation of a user, reset, flags,
+clock and config knobs."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from aiohttp import web
 from pydantic import ValidationError
 
+from studio.demo.auth import impersonation
 from studio.demo.auth_routes import BAD_CODE, check_password
 from studio.demo.config import DemoConfig
 from studio.demo.flags import FlagError
@@ -89,6 +91,19 @@ async def data_login(request: web.Request) -> web.Response:
             raise ApiError(401, BAD_CODE)
     session = state.open_session(user)
     return web.json_response({"token": session.token, "session": state.session_json(session)})
+
+
+@routes.post("/_data/impersonate")
+async def impersonate(request: web.Request) -> web.Response:
+    """Seed 004's auth.impersonate: a token for the user {"userId"} (an id or email), issued by the app's admin
+    account, as POST /api/admin/impersonate issues it to a signed-in admin."""
+    state = state_of(request)
+    body = await read_json(request, allow_empty=False)
+    admin = next((user for user in state.users.values() if user.role == "admin"), None)
+    if admin is None:
+        raise ApiError(409, "The app has no admin account to impersonate with; data.reset brings the built-in one "
+                            "back.")
+    return web.json_response(impersonation(state, admin, body.get("userId")))
 
 
 @routes.post("/_data/reset")

@@ -1,7 +1,8 @@
 """`studio mcp --web-tools | --data-tools | --scenario-tools`: seed 004's MCP-Web server (ui.* and session.*,
 studio.mcp.scenario_tools), its MCP-Data server (data.* and auth.*, studio.mcp.data_server_tools — no browser), or
 both on one server, on the SDK's MCPServer over stdio or — with --http HOST:PORT — the SDK's streamable HTTP
-transport at /mcp, with GET /health (the seed runs MCP-Web and MCP-Data as servers a CI job waits on)."""
+transport at /mcp, with GET /health (the seed runs MCP-Web and MCP-Data as servers a CI job waits on): the seed's
+{ok, contexts} (the browser contexts open), and which server it is, its tools and the app."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from studio import __version__
+from studio.mcp.schema_errors import TypedSchemaErrors
 
 WEB_INSTRUCTIONS = """ui.navigate opens a page of the app (a path is resolved against it); ui.observe lists the top 50
 visible interactive elements as UINodes — act on them by nodeId with ui.act.click, ui.act.type and ui.act.check;
@@ -27,6 +29,9 @@ HALVES = {"web": ("preflight-studio-mcp-web", WEB_INSTRUCTIONS), "data": ("prefl
 
 
 class ToolSet(Protocol):
+    @property
+    def contexts(self) -> int: ...
+
     def register(self, server: MCPServer) -> None: ...
 
     def close(self) -> Awaitable[None]: ...
@@ -50,10 +55,12 @@ def build_scenario_server(parts: dict[str, ToolSet], app_url: str) -> MCPServer:
                        log_level="WARNING")
     for part in parts.values():
         part.register(server)
+    server.middleware.append(TypedSchemaErrors(server))
 
     @server.custom_route("/health", methods=["GET"])
     async def health(_request: Request) -> JSONResponse:
-        return JSONResponse({"ok": True, "server": name, "tools": list(parts), "app": app_url})
+        return JSONResponse({"ok": True, "contexts": sum(part.contexts for part in parts.values()), "server": name,
+                             "tools": list(parts), "app": app_url})
 
     return server
 

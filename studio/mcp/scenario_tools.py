@@ -5,9 +5,11 @@ opens it, ui.navigate with fresh=true (a scenario's start) or session.load with 
 one. Nodes are the UINodes of ui.observe; an action names a nodeId.
 
 Pages come from the runtime (`runtime.open_page`, on its browser or the configured browser server) and every action
-goes through the one action layer (PageDriver.do, with the race preflight): a click that something stands in the way
-of is tried once more after what can clear has cleared, then done anyway as the seed's `force: true` retry, and the
-reply says `forced`."""
+goes through the one action layer as `studio run`'s steps do (PageDriver.do's sequence, with the race preflight): a
+click that something stands in the way of is tried once more after what can clear has cleared, then — the seed's
+recovery — done anyway with `force: true`, and the reply says `forced`. The reply names what stood in the way
+(`facts`, the preflight's raw facts, and `reason`, a sentence made of them), whether it cleared or not.
+`ui.act.click {force: false}` is the studio's stricter option: a click that stays blocked is refused with the facts."""
 
 from __future__ import annotations
 
@@ -28,10 +30,12 @@ from studio.browser.contexts import ContextOptions
 from studio.browser.errors import BrowserError
 from studio.mcp.tool_replies import ACT, READ, failure, reply
 from studio.models.race import ActionName
+from studio.models.race import Observation as Fact
+from studio.race.actions import INFORMATIONAL, RunOutcome
 from studio.race.driver import PageDriver, WaitUntil, blocked_sentence
 from studio.race.errors import RaceError
 from studio.runtime import EngineRuntime
-from studio.scenarios.observe import Observation, holds, node_selector, observe
+from studio.scenarios.observe import Observation, UINode, holds, node_selector, observe
 from studio.scenarios.spec import Condition
 
 ACT_TIMEOUT_S = 5.0
@@ -59,6 +63,11 @@ class WebTools:
         for name, fn, hints in web:
             server.add_tool(fn, name=name, description=" ".join((fn.__doc__ or "").split()), annotations=hints,
                             structured_output=False)
+
+    @property
+    def contexts(self) -> int:
+        """The browser contexts open (one at most), for GET /health."""
+        return 0 if self.page is None or self.page.closed else 1
 
     async def close(self) -> None:
         page, self.page = self.page, None
@@ -93,13 +102,18 @@ class WebTools:
             return failure("navigation", f"{target} could not be opened: {error}")
         return reply({"ok": True, "currentUrl": page.url})
 
-    async def observe(self, viewport: Annotated[bool, Field(description="Only nodes in the viewport (default: all "
-                                                                        "visible ones)")] = False) -> CallToolResult:
-        """The current UI state: the top 50 visible interactive elements as UINodes, with test ids. Returns
-        {nodes[], url, title, headings}."""
+    async def observe(self, viewport: Annotated[bool | dict[str, int], Field(description=(
+                          "Only nodes in the viewport: true for the page's (1280x720), or a {width, height} of the "
+                          "top-left part to keep (default: all visible ones)"))] = False) -> CallToolResult:
+        """The current UI state: the top 50 visible interactive elements as UINodes with test ids, then the page's
+        headings (role "heading") and landmarks and named regions (role "region"), each node with parentId and
+        children (ids of nodes). Returns {nodes[], url, title, headings}."""
         page = await self._page()
         self.last = observation = await observe(page)
-        nodes = [n for n in observation.nodes if not viewport or (0 <= n.bounds.get("y", 0) < 720)]
+        width, height = (1280, 720) if not isinstance(viewport, dict) else (viewport.get("width", 1280),
+                                                                             viewport.get("height", 720))
+        nodes = [n for n in observation.nodes if not viewport
+                 or (0 <= n.bounds.get("y", 0) < height and n.bounds.get("x", 0) < width)]
         return reply({"nodes": [n.model_dump(exclude_none=True) for n in nodes], "url": observation.url,
                       "title": observation.title, "headings": observation.headings})
 
@@ -125,8 +139,9 @@ class WebTools:
 
     async def inspect_tree(self, landmark: str | None = None,
                            maxDepth: Annotated[int, Field(ge=1, le=5)] = 2) -> CallToolResult:
-        """The page's hierarchy: landmarks (header, nav, main, footer, complementary) and the nodes in each.
-        Returns {tree}."""
+        """The page's hierarchy: `nodes`, the UINodes nested by parentId/children (regions, headings and the
+        interactive elements in them, maxDepth levels deep), and `landmarks` (header, nav, main, footer,
+        complementary) with the nodes in each. Returns {tree}."""
         page = await self._page()
         observation = await observe(page, limit=200)
         tree: dict[str, list[dict[str, Any]]] = {}
@@ -136,16 +151,28 @@ class WebTools:
                 continue
             entry = {"id": node.id, "role": node.role, "name": node.name} if maxDepth > 1 else {"id": node.id}
             tree.setdefault(place, []).append(entry)
-        return reply({"tree": {"title": observation.title, "landmarks": tree}})
+        by_id = {node.id: node for node in observation.nodes}
+
+        def nested(node: UINode, depth: int) -> dict[str, Any]:
+            entry: dict[str, Any] = {"id": node.id, "role": node.role, "name": node.name}
+            if node.children and depth < maxDepth:
+                entry["children"] = [nested(by_id[child], depth + 1) for child in node.children if child in by_id]
+            return entry
+
+        roots = [node for node in observation.nodes if node.parentId is None
+                 and (not landmark or node.landmark == landmark)]
+        return reply({"tree": {"title": observation.title, "nodes": [nested(node, 1) for node in roots],
+                               "landmarks": tree}})
 
     async def _act(self, node_id: str | None, selector: str | None, verb: str,
                    steps: list[tuple[ActionName, str | None, str | None]], force: bool = False) -> CallToolResult:
-        """Do `steps` (action, value, key) on the node (or selector) through the action layer; a step something
-        stands in the way of is a failure with the facts as a sentence (with `force`, done anyway and said)."""
+        """Do `steps` (action, value, key) on the node (or selector) through the action layer; the reply names the
+        facts that stood in the way. A step still blocked after they had time to clear fails with them as a
+        sentence — with `force`, it is done anyway (the seed's force: true) and the reply says `forced`."""
         if not node_id and not selector:
             return failure("input", f"{verb} needs nodeId (from ui.observe) or selector.")
         target = node_selector(node_id) if node_id else selector or ""
-        forced = False
+        forced, facts = False, []
         try:
             page = await self._page()
             if await page.count(target) == 0:
@@ -153,7 +180,8 @@ class WebTools:
                                         "the page now: call ui.observe and use a current nodeId.")
             with page.requests() as watch:
                 for action, value, key in steps:
-                    outcome = await page.do(action, target, value=value, key=key, force=force)
+                    outcome, told = await _do(page, action, target, value, key, force)
+                    facts += told
                     if not outcome.acted:
                         return failure("action", f"{verb} did not happen: {blocked_sentence(outcome.observations)}.")
                     forced = forced or outcome.forced
@@ -162,25 +190,34 @@ class WebTools:
         except (RaceError, BrowserError) as error:
             return failure("action", f"{verb} did not happen: {error}")
         await page.wait_for_load("load", timeout_ms=ACT_TIMEOUT_S * 1000)
-        return reply({"ok": True, "traceId": uuid.uuid4().hex[:12], "url": page.url, "forced": forced})
+        answer: dict[str, Any] = {"ok": True, "traceId": uuid.uuid4().hex[:12], "url": page.url, "forced": forced,
+                                  "facts": [fact.model_dump(mode="json") for fact in facts]}
+        if any(fact.type not in INFORMATIONAL for fact in facts):
+            answer["reason"] = blocked_sentence(facts)
+        return reply(answer)
 
     async def click(self, nodeId: NodeId | None = None,
                     selector: Annotated[str | None, Field(description="A CSS selector, when no nodeId")] = None,
+                    force: Annotated[bool, Field(description=(
+                        "Retry a click that stays blocked with force: true (the default, as the seed does); false "
+                        "refuses it with the facts instead"))] = True,
                     ) -> CallToolResult:
-        """Click a node (with the race preflight; one that stays covered is clicked anyway, as force: true, and
-        `forced` says so). Returns {ok, traceId, forced}."""
-        return await self._act(nodeId, selector, "the click", [("click", None, None)], force=True)
+        """Click a node, with the race preflight: what stands in the way (an overlay, an animation) is waited out,
+        and a click still blocked after that is retried with force: true, which `forced` says. Returns {ok, traceId,
+        forced, facts} (facts: what stood in the way, with `reason` as a sentence)."""
+        return await self._act(nodeId, selector, "the click", [("click", None, None)], force=force)
 
     async def type(self, nodeId: NodeId, text: str, clear: bool = True,
                    submit: Annotated[bool, Field(description="Press Enter after typing")] = False) -> CallToolResult:
-        """Type text into a field (replacing its value unless clear is false). Returns {ok, traceId}."""
+        """Type text into a field (replacing its value unless clear is false), with the race preflight. Returns
+        {ok, traceId, facts}."""
         steps: list[tuple[ActionName, str | None, str | None]] = [("fill" if clear else "type", text, None)]
         if submit:
             steps.append(("press", None, "Enter"))
         return await self._act(nodeId, None, "typing", steps)
 
     async def check(self, nodeId: NodeId, checked: bool = True) -> CallToolResult:
-        """Check or uncheck a checkbox, radio or switch. Returns {ok, traceId}."""
+        """Check or uncheck a checkbox, radio or switch, with the race preflight. Returns {ok, traceId, facts}."""
         return await self._act(nodeId, None, "checking", [("check" if checked else "uncheck", None, None)])
 
     async def wait(self, condition: Annotated[dict[str, Any], Field(description=(
@@ -240,3 +277,20 @@ class WebTools:
             return failure("state", f"No saved state {stateId!r}: session.save it first.")
         await self._page(state=path, fresh=True)
         return reply({"ok": True})
+
+
+async def _do(page: PageDriver, action: ActionName, target: str, value: str | None, key: str | None, force: bool
+              ) -> tuple[RunOutcome, list[Fact]]:
+    """PageDriver.do's sequence, keeping the facts it was told: the first look (facts instead of acting when
+    something stands in the way), the acknowledged retry that waits for what can clear, then — with `force`, on a
+    target still blocked — the seed's force: true. Returns the outcome and the last facts told before it acted."""
+    ref = await page.ref_of(target, timeout_ms=ACT_TIMEOUT_S * 1000)
+    outcome = await page.act(action, ref, value=value, key=key)
+    facts = list(outcome.observations)
+    if not outcome.acted:
+        outcome = await page.act(action, outcome.ref, value=value, key=key)
+        facts = list(outcome.observations) or facts  # still blocked: what stands in the way now
+    if not outcome.acted and force and any(fact.type not in INFORMATIONAL for fact in outcome.observations):
+        outcome = await page.act(action, outcome.ref, value=value, key=key, force=True)
+    assert isinstance(outcome, RunOutcome)
+    return outcome, facts

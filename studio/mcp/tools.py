@@ -74,10 +74,10 @@ class BrowserTools(InputTools):
             (self.get_descendants, READ_ONLY), (self.observe_element_state, READ_ONLY),
             (self.enable_preflight_observation, READ_ONLY), (self.disable_preflight_observation, READ_ONLY),
         ]
-        for fn, annotations in tools:
+        for fn, hints in tools:
             # One paragraph: the docstring's line breaks are only for this file's line length.
             description = " ".join(inspect.cleandoc(fn.__doc__ or "").split())
-            server.add_tool(fn, name=fn.__name__, description=description, annotations=annotations,
+            server.add_tool(fn, name=fn.__name__, description=description, annotations=hints,
                             structured_output=False)
 
     async def browser_navigate(self, url: Annotated[str, Field(description="http(s) URL to open")],

@@ -1,17 +1,42 @@
 """MCP-Data's endpoints (seed 004) over the app's data server (the embedded demo's `/_data/…`): a unique test user
 with its password and TOTP secret, a programmatic login, a user by id or email, a reset, feature flags and a frozen
-clock. Preconditions and postconditions call them by the seed's names; results are plain JSON for `store_as`."""
+clock, and an admin's impersonation token for a user. Preconditions and postconditions call them by the seed's names
+with the seed's parameters (ARGUMENTS); a parameter an endpoint does not take is refused with a sentence, never
+dropped. Results are plain JSON for `store_as`."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Self
 from urllib.parse import quote, urljoin
 
 import aiohttp
 
 DataCall = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+# The parameters each endpoint takes: the seed's, then the demo's extras (a user's password and role).
+ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "data.user.create": ("plan", "requires2FA", "email", "password", "role"),
+    "data.user.login": ("email", "password", "otp"),
+    "data.user.get": ("userId", "email"),
+    "data.reset": ("tenant", "scope"),
+    "data.flags.set": ("flag", "value", "userId"),
+    "data.clock.freeze": ("timestamp",),
+    "auth.impersonate": ("userId",),
+}
+
+
+def unknown_arguments(endpoint: str, given: Iterable[str], takes: Iterable[str]) -> str | None:
+    """The sentence refusing the names in `given` that are not in `takes` ("data.user.create does not take
+    'colour'; it takes plan, requires2FA, …"), or None when every name is known."""
+    known = tuple(takes)
+    unknown = [name for name in given if name not in known]
+    if not unknown:
+        return None
+    names = " or ".join(repr(name) for name in unknown)
+    return (f"{endpoint} does not take {names}; it takes " + (", ".join(known) if known else "no arguments")
+            + ".")
 
 
 class DataToolError(Exception):
@@ -32,7 +57,7 @@ class DataTools:
             "auth.impersonate": self.impersonate,
         }
 
-    async def __aenter__(self) -> DataTools:
+    async def __aenter__(self) -> Self:
         self._http = aiohttp.ClientSession(timeout=self._timeout)
         return self
 
@@ -49,6 +74,9 @@ class DataTools:
         handler = self._endpoints.get(endpoint)
         if handler is None:
             raise DataToolError(f"{endpoint} is not a data endpoint; they are {', '.join(self._endpoints)}.")
+        refusal = unknown_arguments(endpoint, params, ARGUMENTS[endpoint])
+        if refusal is not None:
+            raise DataToolError(refusal)
         started = time.perf_counter()
         try:
             return await handler(dict(params))
@@ -105,6 +133,6 @@ class DataTools:
         return await self._request("data.clock.freeze", "POST", "_data/clock", {"timestamp": params["timestamp"]})
 
     async def impersonate(self, params: dict[str, Any]) -> dict[str, Any]:
-        user = (await self.user_get(params))["user"]
-        raise DataToolError(f"auth.impersonate: the app's data server offers no impersonation, so {user['email']} "
-                            "cannot be impersonated; sign in as that user with data.user.login instead.")
+        if not params.get("userId"):
+            raise DataToolError("auth.impersonate needs 'userId' (from data.user.create).")
+        return await self._request("auth.impersonate", "POST", "_data/impersonate", {"userId": params["userId"]})

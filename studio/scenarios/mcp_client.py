@@ -153,4 +153,8 @@ class McpDataTools(McpTools):
             raise McpToolError(f"{endpoint} is not a tool of the MCP-Data server at {self.url}; it has "
                                f"{', '.join(sorted(n for n in self.names if n.startswith(('data.', 'auth.'))))}.")
         self.calls.append(endpoint)
-        return await self.tool(endpoint, {"params": params})
+        # The seed's arguments at the top level; a null (data.clock.freeze's unfreeze) goes in `params`, which the
+        # studio's MCP-Data server reads, since a null at the top level reads as not given.
+        arguments = {key: value for key, value in params.items() if value is not None}
+        nulls = {key: value for key, value in params.items() if value is None}
+        return await self.tool(endpoint, {**arguments, "params": nulls} if nulls else arguments)

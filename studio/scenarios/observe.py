@@ -1,9 +1,13 @@
 """What the scenario agent sees of a page (seed 004's ui.observe): the top 50 visible interactive elements as UINodes
-(role, accessible name, test id, bounds, landmark, href, value, checked), the page's headings, URL and title — and
-whether a goal condition holds on it.
+(role, accessible name, test id, bounds, landmark, href, value, checked), then the page's visible headings (role
+"heading") and its landmarks and named regions (role "region") as nodes too, each node with the seed's `parentId`
+(the nearest node that contains it) and `children` (the nodes it contains); and the headings' texts, URL and title —
+and whether a goal condition holds on it.
 
-Each node gets an id the page keeps (`data-pfs-node`), so an action names a node and the agent never writes a
-selector: the test id when the page has one, else n1, n2, …
+Each node gets an id the page keeps (`data-pfs-node`, cleared from the previous observation's nodes), so an action
+names a node and the agent never writes a selector: the test id when the page has one, else n1, n2, … for interactive
+elements, heading-1, … and region-1, … for the others. Headings and regions are context, not click candidates: the
+deterministic planner clicks only interactive roles.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
 from studio.scenarios.spec import Condition, ElementRef
 
-MAX_NODES = 50
-OBSERVE_JS = """(limit) => {
+MAX_NODES = 50  # interactive elements; headings and regions come on top, MAX_CONTEXT of each
+MAX_CONTEXT = 20
+CONTEXT_ROLES = frozenset({"heading", "region"})
+OBSERVE_JS = """([limit, most]) => {
   const INTERACTIVE = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], '
     + '[role="link"], [role="tab"], [role="checkbox"], [role="menuitem"], [role="switch"], [onclick], [tabindex="0"]';
   const ROLES = { A: 'link', BUTTON: 'button', SELECT: 'combobox', TEXTAREA: 'textbox', SUMMARY: 'button' };
@@ -45,7 +51,18 @@ OBSERVE_JS = """(limit) => {
     return { header: 'header', nav: 'nav', main: 'main', footer: 'footer', aside: 'complementary', banner: 'header',
       navigation: 'nav', contentinfo: 'footer', complementary: 'complementary' }[role || tag] || null;
   };
-  const seen = new Set(); const nodes = []; const ids = new Set();
+  for (const el of document.querySelectorAll('[data-pfs-node]')) el.removeAttribute('data-pfs-node');
+  const seen = new Set(); const nodes = []; const ids = new Set(); const byElement = new Map();
+  const boundsOf = (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height) };
+  };
+  const claim = (el, wanted, fallback) => {
+    let id = wanted && !ids.has(wanted) ? wanted : fallback;
+    while (ids.has(id)) id = id + '_';
+    ids.add(id); el.setAttribute('data-pfs-node', id);
+    return id;
+  };
   for (const el of document.querySelectorAll(INTERACTIVE)) {
     if (nodes.length >= limit) break;
     if (seen.has(el) || !shown(el) || el.closest('[aria-hidden="true"]')) continue;
@@ -53,14 +70,9 @@ OBSERVE_JS = """(limit) => {
     const tag = el.tagName; const type = (el.getAttribute('type') || '').toLowerCase();
     let role = el.getAttribute('role') || (tag === 'INPUT' ? (INPUTS[type] || 'textbox') : ROLES[tag] || 'button');
     const testId = el.getAttribute('data-testid');
-    let id = testId && !ids.has(testId) ? testId : 'n' + (nodes.length + 1);
-    while (ids.has(id)) id = id + '_';
-    ids.add(id);
-    el.setAttribute('data-pfs-node', id);
-    const r = el.getBoundingClientRect();
+    const id = claim(el, testId, 'n' + (nodes.length + 1));
     const node = { id, role, name: nameOf(el), testId, enabled: !el.disabled && el.getAttribute('aria-disabled') !== 'true',
-      visible: true, focused: document.activeElement === el, landmark: landmarkOf(el),
-      bounds: { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height) } };
+      visible: true, focused: document.activeElement === el, landmark: landmarkOf(el), bounds: boundsOf(el) };
     if (tag === 'A') node.href = el.getAttribute('href');
     if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) && !['checkbox', 'radio', 'submit', 'button'].includes(type)) {
       node.value = type === 'password' ? (el.value ? '••••' : '') : clean(el.value, 200);
@@ -72,15 +84,48 @@ OBSERVE_JS = """(limit) => {
     const holder = form || el.closest('[role="form"], section, [data-testid]');
     if (form) node.form = form.getAttribute('aria-label') || form.id || form.getAttribute('action') || 'form';
     else if (holder && holder !== document.body) node.form = holder.getAttribute('data-testid') || holder.id || null;
-    nodes.push(node);
+    nodes.push(node); byElement.set(el, node);
   }
+  // Headings, then landmarks and named regions: nodes for context (what the page says, where a node sits).
+  const context = (selector, role, prefix, describe) => {
+    let count = 0;
+    for (const el of document.querySelectorAll(selector)) {
+      if (count >= most) break;
+      if (byElement.has(el) || !shown(el) || el.closest('[aria-hidden="true"]')) continue;
+      const extra = describe(el);
+      if (extra === null) continue;
+      count += 1;
+      const testId = el.getAttribute('data-testid');
+      const node = { id: claim(el, testId, prefix + count), role, testId, enabled: true, visible: true,
+        focused: document.activeElement === el, landmark: landmarkOf(el), bounds: boundsOf(el), ...extra };
+      nodes.push(node); byElement.set(el, node);
+    }
+  };
+  context('h1, h2, h3, h4, h5, h6, [role="heading"]', 'heading', 'heading-', (el) => {
+    const name = clean(el.textContent);
+    const level = Number(el.getAttribute('aria-level') || (/^H[1-6]$/.test(el.tagName) ? el.tagName[1] : 2));
+    return name ? { name, level } : null;
+  });
+  context('header, nav, main, footer, aside, [role="banner"], [role="navigation"], [role="main"], [role="contentinfo"], '
+    + '[role="complementary"], [role="region"], [role="search"], section[aria-label], section[aria-labelledby]',
+    'region', 'region-', (el) => ({ name: el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
+      ? nameOf(el) : '' }));
+  // The hierarchy: each node's parent is the nearest node that contains it.
+  for (const [el, node] of byElement) {
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      const parent = byElement.get(up);
+      if (parent) { node.parentId = parent.id; (parent.children = parent.children || []).push(node.id); break; }
+    }
+  }
+  for (const node of nodes) if (node.role === 'region' && !node.children) node.children = [];
   const headings = [...document.querySelectorAll('h1, h2, h3, [role="heading"]')].filter(shown).map((h) => clean(h.textContent)).filter(Boolean).slice(0, 20);
   return { url: location.href, title: document.title, nodes, headings };
 }"""
 
 
 class UINode(BaseModel):
-    """Seed 004's UINode, with what a form field needs besides (its type, a select's options, its form)."""
+    """Seed 004's UINode, with what a form field needs besides (its type, a select's options, its form) and a
+    heading's level."""
 
     id: str
     role: str
@@ -93,10 +138,11 @@ class UINode(BaseModel):
     href: str | None = None
     value: str | None = None
     checked: bool | None = None
-    parentId: str | None = None  # noqa: N815 (the seed's field name)
+    parentId: str | None = None
     children: list[str] | None = None
-    testId: str | None = None  # noqa: N815
-    inputType: str | None = None  # noqa: N815
+    testId: str | None = None
+    level: int | None = None  # a heading's level (1-6)
+    inputType: str | None = None
     options: list[str] | None = None
     form: str | None = None
 
@@ -110,13 +156,18 @@ class Observation(BaseModel):
     def node(self, node_id: str) -> UINode | None:
         return next((n for n in self.nodes if n.id == node_id), None)
 
+    @property
+    def interactive(self) -> list[UINode]:
+        """The nodes one acts on (not the headings and regions given for context)."""
+        return [n for n in self.nodes if n.role not in CONTEXT_ROLES]
+
 
 async def observe(page: PageDriver, limit: int = MAX_NODES) -> Observation:
     """The page now; a page that is navigating is read once it has loaded (three tries). RaceError when it cannot be
     read (closed, not answering, or still between documents after the tries)."""
     for attempt in range(3):
         try:
-            raw: dict[str, Any] = await page.evaluate(OBSERVE_JS, limit, during="observing the page")
+            raw: dict[str, Any] = await page.evaluate(OBSERVE_JS, [limit, MAX_CONTEXT], during="observing the page")
             return Observation.model_validate(raw)
         except RaceError as error:
             if attempt == 2 or error.kind in ("context_closed", "page_unresponsive"):

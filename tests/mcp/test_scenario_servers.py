@@ -1,10 +1,12 @@
 """Seed 004's two servers apart, over streamable HTTP with the SDK's own client: `studio mcp --data-tools` serves
 only data.* / auth.* and starts no browser (it cannot find one here, and needs none); `studio mcp --web-tools`
-serves only ui.* / session.*, and ui.navigate with fresh=true starts a new, empty browser context."""
+serves only ui.* / session.*, and ui.navigate with fresh=true starts a new, empty browser context. GET /health answers
+the seed's {ok, contexts} (the browser contexts open), and says which server it is."""
 
 from __future__ import annotations
 
 import json
+import urllib.request
 
 import pytest
 from mcp import Client
@@ -19,6 +21,11 @@ DATA = {"data.user.create", "data.user.login", "data.user.get", "data.reset", "d
         "auth.impersonate"}
 
 
+def health(url: str) -> dict:
+    with urllib.request.urlopen(f"{url}/health", timeout=5) as reply:
+        return json.loads(reply.read())
+
+
 async def answer(client: Client, tool: str, **arguments: object) -> dict:
     result = await client.call_tool(tool, arguments)
     return json.loads(result.content[0].text)
@@ -29,11 +36,12 @@ async def test_the_data_server_needs_no_browser(demo, tmp_path, monkeypatch):
     monkeypatch.setenv("STUDIO_BROWSER", str(tmp_path / "no-browser-here"))  # a launch would fail
     with HttpToolServer("mcp", "--data-tools", "--app-url", demo.base_url, log=tmp_path / "data.log") as server:
         assert server.health["ok"] is True and server.health["tools"] == ["data"]
+        assert server.health["contexts"] == 0  # the seed's {ok, contexts}: a data server has no browser
         async with Client(streamable_http_client(f"{server.url}/mcp")) as client:
             assert {tool.name for tool in (await client.list_tools()).tools} == DATA
-            user = await answer(client, "data.user.create", params={"plan": "plus", "requires2FA": True})
+            user = await answer(client, "data.user.create", plan="plus", requires2FA=True)
             assert user["email"] and user["password"] and user["otpSecret"]
-            assert (await answer(client, "data.user.get", params={"email": user["email"]}))["user"]["email"] == \
+            assert (await answer(client, "data.user.get", email=user["email"]))["user"]["email"] == \
                 user["email"]
         assert server.process is not None and descendants(server.process.pid) == {}
     assert "Traceback" not in (tmp_path / "data.log").read_text()
@@ -44,9 +52,12 @@ async def test_the_data_server_needs_no_browser(demo, tmp_path, monkeypatch):
 async def test_the_web_server_serves_the_ui_tools_and_starts_fresh_contexts(demo, tmp_path, browser_info):
     with HttpToolServer("mcp", "--web-tools", "--app-url", demo.base_url, log=tmp_path / "web.log") as server:
         assert server.health["tools"] == ["web"]
+        assert (server.health["ok"], server.health["contexts"]) == (True, 0)  # no browser context before ui.navigate
         async with Client(streamable_http_client(f"{server.url}/mcp")) as client:
             assert {tool.name for tool in (await client.list_tools()).tools} == WEB
             assert (await answer(client, "ui.navigate", url="/help"))["currentUrl"].endswith("/help")
+            assert health(server.url) == {"ok": True, "contexts": 1, "server": "preflight-studio-mcp-web",
+                                          "tools": ["web"], "app": demo.base_url}
             await answer(client, "ui.act.type", nodeId="help-search", text="dispute")
             again = await answer(client, "ui.navigate", url="/help", fresh=True)
             assert again["currentUrl"].endswith("/help")
