@@ -1,7 +1,7 @@
 """`studio validate FILES…` (exit 1 on any problem, each printed as FILE:LINE:COLUMN: sentence),
 `studio scenario schema` (the JSON Schema of scenario files, for editors), `studio gate RESULTS.jsonl` (the
-seed's threshold check, exit 1 on any violation), `studio report` and `studio clean`; `studio run` is in
-studio.cli.scenario_run."""
+seed's threshold check, exit 1 on any violation), `studio report`, `studio summary` (summary.json of runs' logs)
+and `studio clean`; `studio run` is in studio.cli.scenario_run."""
 
 from __future__ import annotations
 
@@ -69,20 +69,23 @@ def register(commands: argparse._SubParsersAction) -> None:
     register_gate(commands)
     register_run(commands)
     register_report(commands)
+    register_summary(commands)
     register_clean(commands)
 
 
 def _gate(args: argparse.Namespace) -> int:
-    from studio.scenarios.gate import PASSED, ResultsError, Thresholds, check_thresholds, load_results
+    from studio.scenarios.gate import PASSED, ResultsError, ThresholdError, Thresholds, check_thresholds, load_results
 
-    try:
+    try:  # an impossible threshold (--min-pass-rate 1.1) is refused before the results are read
+        thresholds = Thresholds(
+            min_pass_rate=args.min_pass_rate, max_median_steps=args.max_median_steps,
+            max_p90_steps=args.max_p90_steps, max_cost_per_scenario=args.max_cost_per_scenario,
+            min_optimality=args.min_optimality)
         results = load_results(Path(args.results))
-    except ResultsError as error:
+    except (ThresholdError, ResultsError) as error:
         print(f"error: {error}", file=sys.stderr)
         return BAD_INPUT
-    failures = check_thresholds(results, Thresholds(
-        min_pass_rate=args.min_pass_rate, max_median_steps=args.max_median_steps, max_p90_steps=args.max_p90_steps,
-        max_cost_per_scenario=args.max_cost_per_scenario))
+    failures = check_thresholds(results, thresholds)
     if failures:
         print("Threshold violations:\n" + "\n".join(failures), file=sys.stderr)
         return INVALID
@@ -97,7 +100,8 @@ def register_gate(commands: argparse._SubParsersAction) -> None:
     gate = commands.add_parser(
         "gate", help="check a run's results against thresholds (exit 1 on any violation)",
         description="Check the scenario results of a run (its results.jsonl) against thresholds, as a CI step. "
-                    "Exit 0: all passed; 1: a threshold is violated (each printed); 2: the file cannot be used.")
+                    "Exit 0: all passed; 1: a threshold is violated (each printed); 2: the file cannot be used, or "
+                    "a threshold is out of range.")
     gate.add_argument("results", metavar="RESULTS.jsonl")
     gate.add_argument("--min-pass-rate", type=float, default=defaults.min_pass_rate, metavar="R",
                       help=f"share of scenarios that must succeed (default {defaults.min_pass_rate})")
@@ -107,6 +111,8 @@ def register_gate(commands: argparse._SubParsersAction) -> None:
                       help=f"default {defaults.max_p90_steps:g}")
     gate.add_argument("--max-cost-per-scenario", type=float, default=defaults.max_cost_per_scenario, metavar="USD",
                       help=f"average model cost per scenario (default {defaults.max_cost_per_scenario:g})")
+    gate.add_argument("--min-optimality", type=float, metavar="R",
+                      help="also require this median path optimality, 0 to 1 (the studio's; default: not checked)")
     gate.set_defaults(handler=_gate)
 
 
@@ -140,7 +146,31 @@ def register_report(commands: argparse._SubParsersAction) -> None:
     report.set_defaults(handler=_report)
 
 
-RUN_ARTIFACTS = ("results.jsonl", "index.html")
+def _summary(args: argparse.Namespace) -> int:
+    from studio.scenarios.run_summary import SummaryError, write_joined_summary
+
+    try:
+        written = write_joined_summary([Path(p) for p in args.logs], Path(args.out))
+    except (SummaryError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return BAD_INPUT
+    print(f"Summary: {written}")
+    return VALID
+
+
+def register_summary(commands: argparse._SubParsersAction) -> None:
+    summary = commands.add_parser(
+        "summary", help="write the summary.json of one or more runs' JSONL logs (the CI comment reads it)",
+        description="Write summary.json (passRate in percent, medianSteps, totalCost, passed, total, "
+                    "medianDuration, …) from runs' results.jsonl: `studio run` writes one per run; give a sharded "
+                    "run's logs to summarise the whole run. Exit 0: written; 2: a log cannot be used.")
+    summary.add_argument("logs", nargs="+", metavar="RESULTS.jsonl")
+    summary.add_argument("--out", default="summary.json", metavar="FILE", help="where to write (default "
+                                                                              "summary.json)")
+    summary.set_defaults(handler=_summary)
+
+
+RUN_ARTIFACTS = ("results.jsonl", "index.html", "summary.json")
 # What a scenario run captures in its OUT/artifacts/<id>-<n>/ folder (studio.scenarios.capture).
 CAPTURED = ("step-*.png", "success.png", "failure.png", "error.png", "success.html", "trace.zip")
 
@@ -171,7 +201,7 @@ def _clean(args: argparse.Namespace) -> int:
 def register_clean(commands: argparse._SubParsersAction) -> None:
     clean = commands.add_parser("clean", help="remove what `studio run` wrote (results, report, saved sessions)",
                                 description="Remove the artifacts a scenario run wrote in OUT: results.jsonl, "
-                                            "index.html, sessions/*.json (signed-in states), traces/*.zip and the "
+                                            "index.html, summary.json, sessions/*.json (signed-in states), traces/*.zip and the "
                                             "screenshots, page snapshots and traces in artifacts/<id>-<n>/. "
                                             "Other files are left alone.")
     clean.add_argument("--out", default="out", metavar="DIR", help="the run's folder (default out)")

@@ -1,7 +1,8 @@
 """`studio run PATTERN… (--demo | --base-url URL)`: goal scenarios as a job of the runtime (BatchJob), on its fleet
 of browsers — one launched here, or Playwright browser servers (`--browser-endpoint URL`, repeatable, or
 `--browser-endpoints FILE`), each scenario placed on the least busy one and run once more elsewhere when its server
-goes away. One console line per scenario, the seed's summary, the JSONL log and the HTML report under --out.
+goes away. One console line per scenario, the seed's summary, the JSONL log, the HTML report and summary.json (what
+the seed's CI comment reads) under --out.
 Exit 0: every scenario passed; 1: some did not (or no browser could be used); 2: bad input; 130 after Ctrl+C."""
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
     from studio.scenarios.spec import Scenario
 
 VALID, INVALID, BAD_INPUT = 0, 1, 2
+# The seed's MCP server addresses, taken by --mcp-web / --mcp-data given without one.
+MCP_WEB_DEFAULT, MCP_DATA_DEFAULT = "http://localhost:7001", "http://localhost:7002"
+OPENAI_BASE_URL = "https://api.openai.com/v1"  # --openai-key's endpoint when Settings › Model names none
 
 
 def browser_endpoints(flags: list[str] | None, listing: str | None) -> list[str]:
@@ -51,6 +55,16 @@ def _run(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         print(f"error: {error}", file=sys.stderr)
         return BAD_INPUT
+    if args.openai_key is not None and args.no_model:
+        print("error: --openai-key and --no-model contradict each other: give the key to plan with the model, or "
+              "--no-model to plan without one.", file=sys.stderr)
+        return BAD_INPUT
+    for flag, value in (("--mcp-web", args.mcp_web), ("--mcp-data", args.mcp_data)):
+        if value is not None and not value.startswith(("http://", "https://")):
+            print(f"error: {flag} takes an http(s) address, and {value!r} is not one. Give {flag} after the "
+                  f"scenario files (alone it means {MCP_WEB_DEFAULT if flag == '--mcp-web' else MCP_DATA_DEFAULT}), "
+                  f"or write {flag}=URL.", file=sys.stderr)
+            return BAD_INPUT
     if bool(args.demo) == bool(args.base_url):
         print("error: say where the app runs: --demo (the embedded demo, served here) or --base-url URL.",
               file=sys.stderr)
@@ -111,6 +125,7 @@ async def _batch_job(args: argparse.Namespace, scenarios: list[Scenario], option
 def _summary(job: BatchJob, out: Path) -> int:
     from studio.scenarios.batch import summary
     from studio.scenarios.report import ReportError, write_report
+    from studio.scenarios.run_summary import SummaryError, write_summary
 
     batch = job.batch
     assert batch is not None
@@ -119,6 +134,11 @@ def _summary(job: BatchJob, out: Path) -> int:
             else (None, [])
     except ReportError:
         report = None  # nothing finished: the summary says so
+    if batch.log_path is not None:
+        try:
+            write_summary(batch.log_path, report, stopped=batch.stopped, run_id=batch.run_id)
+        except (SummaryError, OSError) as error:
+            print(f"warning: summary.json could not be written ({error}).", file=sys.stderr)
     for line in summary(batch):
         print(line)
     if report is not None:
@@ -136,7 +156,10 @@ def _model(args: argparse.Namespace) -> LanguageModel | None:
     wanted = load_settings().llm
     if args.model:
         wanted = wanted.model_copy(update={"model": args.model})
-    model = LanguageModel.from_settings(wanted)
+    key = (args.openai_key or "").strip() or None  # kept in memory only: never written to a file or a log
+    if key is not None and not wanted.base_url:
+        wanted = wanted.model_copy(update={"base_url": OPENAI_BASE_URL})
+    model = LanguageModel.from_settings(wanted, key)
     if model is None and args.model:
         print(f"warning: --model {args.model} was given but no model endpoint is configured (Settings › Model); the "
               "deterministic planner runs.", file=sys.stderr)
@@ -148,7 +171,9 @@ def register_run(commands: argparse._SubParsersAction) -> None:
         "run", help="run goal scenarios (YAML) with the scenario agent",
         description="Run goal scenarios: each in a fresh browser context, an agent reaches its goal from its start "
                     "URL (no model: the deterministic planner). One line per scenario, then the summary; the JSONL "
-                    "log goes to OUT/results.jsonl. Exit 0: every scenario passed; 1: some did not; 2: bad input.")
+                    "log goes to OUT/results.jsonl, the report to OUT/index.html and the summary (pass rate, median "
+                    "steps, total cost) to OUT/summary.json. Exit 0: every scenario passed; 1: some did not; 2: bad "
+                    "input.")
     run.add_argument("patterns", nargs="+", metavar="PATTERN", help="scenario files, folders or globs")
     where = run.add_mutually_exclusive_group()
     where.add_argument("--demo", action="store_true", help="serve the embedded demo app here and run against it")
@@ -175,14 +200,14 @@ def register_run(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--out", default="out", metavar="DIR",
                      help="where results.jsonl, the report, sessions and artifacts (screenshots, traces) go "
                           "(default out)")
-    run.add_argument("--mcp-data", metavar="URL",
+    run.add_argument("--mcp-data", metavar="URL", nargs="?", const=MCP_DATA_DEFAULT,
                      help="make the pre- and postconditions' data.* / auth.* calls on this MCP-Data server "
-                          "(`studio mcp --data-tools --http HOST:PORT`, e.g. http://127.0.0.1:7002) instead of the "
-                          "app's data endpoints")
-    run.add_argument("--mcp-web", metavar="URL",
-                     help="drive the browser of this MCP-Web server (`studio mcp --web-tools --http HOST:PORT`, "
-                          "e.g. http://127.0.0.1:7001) through its ui.* and session.* tools instead of a browser "
-                          "here; its scenarios run one at a time")
+                          f"(`studio mcp --data-tools --http HOST:PORT`; the flag alone: {MCP_DATA_DEFAULT}) "
+                          "instead of the app's data endpoints")
+    run.add_argument("--mcp-web", metavar="URL", nargs="?", const=MCP_WEB_DEFAULT,
+                     help="drive the browser of this MCP-Web server (`studio mcp --web-tools --http HOST:PORT`; the "
+                          f"flag alone: {MCP_WEB_DEFAULT}) through its ui.* and session.* tools instead of a "
+                          "browser here; its scenarios run one at a time")
     run.add_argument("--no-crawl", action="store_true",
                      help="skip the crawl of the app before the scenarios (path optimality then uses only the "
                           "transitions the runs make, and the UI map of --project)")
@@ -193,4 +218,9 @@ def register_run(commands: argparse._SubParsersAction) -> None:
                                                       "configures (default: the configured model; none: the "
                                                       "deterministic planner)")
     model.add_argument("--no-model", action="store_true", help="plan without a model even when one is configured")
+    run.add_argument("--openai-key", metavar="KEY",
+                     help="plan with the model using this API key, at the endpoint Settings › Model configures, else "
+                          f"OpenAI's ({OPENAI_BASE_URL}); kept in memory only, never written to the project, logs, "
+                          "results, report or summary (default: $OPENAI_API_KEY, else the system keyring, for the "
+                          "configured endpoint)")
     run.set_defaults(handler=_run)

@@ -1,10 +1,16 @@
 """The threshold gate over a run's results (seed 004's check-thresholds): pass rate, median and p90 steps, and the
-average cost per scenario, read from the run's JSONL log (its scenario_end records). The messages are the seed's."""
+average cost per scenario, read from the run's JSONL log (its scenario_end records). The messages are the seed's.
+The studio adds one optional threshold, the median path optimality (off unless given).
+
+A threshold no run could be measured against — a pass rate above 1 or below 0, a negative step count or cost, an
+optimality above 1, a value that is not a number — is refused before the results are read (ThresholdError): a CI
+gate with a typo would otherwise fail every run, or pass every run, without saying why."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +23,41 @@ class ResultsError(Exception):
     """A results file that cannot be read; str() names the file, the line and what to do."""
 
 
+class ThresholdError(ValueError):
+    """A threshold no run can be measured against; str() names its flag, the value and what to give instead."""
+
+
+# Each threshold's flag, and the values it can take: (lowest, highest, what it is).
+LIMITS: dict[str, tuple[str, float, float, str]] = {
+    "min_pass_rate": ("--min-pass-rate", 0.0, 1.0, "a share of the scenarios from 0 to 1 (0.95 is 95 %)"),
+    "max_median_steps": ("--max-median-steps", 0.0, math.inf, "a number of steps, 0 or more"),
+    "max_p90_steps": ("--max-p90-steps", 0.0, math.inf, "a number of steps, 0 or more"),
+    "max_cost_per_scenario": ("--max-cost-per-scenario", 0.0, math.inf, "an amount in US dollars, 0 or more"),
+    "min_optimality": ("--min-optimality", 0.0, 1.0, "a path optimality from 0 to 1 (shortest / actual steps)"),
+}
+
+
 @dataclass(frozen=True)
 class Thresholds:
-    """The seed's CI values by default."""
+    """The seed's CI values by default; `min_optimality` (the studio's) is checked only when given. Refuses an
+    impossible value (ThresholdError)."""
 
     min_pass_rate: float = 0.95
     max_median_steps: float = 12
     max_p90_steps: float = 20
     max_cost_per_scenario: float = 0.50
+    min_optimality: float | None = None
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if value is None and field.name == "min_optimality":
+                continue
+            flag, lowest, highest, what = LIMITS[field.name]
+            if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+                raise ThresholdError(f"{flag} {value} is not a number; give {what}.")
+            if not lowest <= value <= highest:
+                raise ThresholdError(f"{flag} {_number(float(value))} is out of range: give {what}.")
 
 
 def load_results(path: Path) -> list[dict[str, Any]]:
@@ -75,4 +108,18 @@ def check_thresholds(results: list[dict[str, Any]], thresholds: Thresholds) -> l
     if avg_cost > thresholds.max_cost_per_scenario:
         failures.append(f"Average cost ${_number(round(avg_cost, 4))} exceeds threshold "
                         f"${_number(thresholds.max_cost_per_scenario)}")
+    if thresholds.min_optimality is not None:
+        failures += _optimality(results, thresholds.min_optimality)
     return failures
+
+
+def _optimality(results: list[dict[str, Any]], threshold: float) -> list[str]:
+    """The median of the runs' scenario_end.metrics.optimality against --min-optimality (a failed run has none)."""
+    known = [float(v) for r in results if isinstance(v := (r.get("metrics") or {}).get("optimality"), int | float)]
+    middle = median(known)
+    if middle is None:
+        unknown = f"Median optimality cannot be checked against threshold {_number(threshold)}"
+        return [f"{unknown}: no scenario_end record has metrics.optimality"]
+    if middle < threshold:
+        return [f"Median optimality {_number(round(middle, 4))} below threshold {_number(threshold)}"]
+    return []

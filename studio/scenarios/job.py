@@ -4,8 +4,8 @@ on pages the caller gives (the live session's browser: `LocalScenarioPages.on(ru
 tester watches each scenario in the live view); BatchJob is `studio run`'s, on the runtime's fleet.
 
 Every JSONL record goes to the project file the moment it is written (ScenarioRunStore) and to the run's folder
-beside the project (results.jsonl, and the HTML report once the run ends); step screenshots the scenarios capture
-are copied into the project file, so the project alone replays a run.
+beside the project (results.jsonl, and the HTML report and summary.json once the run ends); step screenshots the
+scenarios capture are copied into the project file, so the project alone replays a run.
 """
 
 from __future__ import annotations
@@ -156,6 +156,7 @@ class ScenarioJob:
                    + (f"; stopped by the tester with {len(self.scenarios) - len(batch.results)} not run"
                       if cancelled else "") + ".")
         report = self._write_report(batch)
+        self._write_summary(batch, report)
         if self.store is not None:
             self.store.end_run(self.run_id, status, batch.pass_rate if batch.results else None, batch.duration,
                                message)
@@ -173,6 +174,18 @@ class ScenarioJob:
             log.warning("the run's report could not be written: %s", error)
             return None
         return written
+
+    @staticmethod
+    def _write_summary(batch: BatchResult, report: Path | None) -> None:
+        """summary.json beside the run's log, as `studio run` writes it."""
+        from studio.scenarios.run_summary import SummaryError, write_summary
+
+        if batch.log_path is None:
+            return
+        try:
+            write_summary(batch.log_path, report, stopped=batch.stopped, run_id=batch.run_id)
+        except (SummaryError, OSError) as error:
+            log.warning("the run's summary.json could not be written: %s", error)
 
 
 class BatchJob:

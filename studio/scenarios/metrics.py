@@ -1,13 +1,23 @@
-"""The information-architecture metrics of seed 004, with its formulas, and the stagnation signals that drive the
-progressive hints. Pure functions over what a run recorded, so `studio report RUN.jsonl` recomputes them from the
-log alone.
+"""The information-architecture metrics of seed 004, with its formulas under its names, and the stagnation signals
+that drive the progressive hints. Pure functions over what a run recorded, so `studio report RUN.jsonl` recomputes
+them from the log alone.
 
+The seed's metrics (the defaults; scenario_end.metrics.entropy / backtracks / optimality, run_end's scenarioMetrics):
 - click entropy      H = -Σ p_i · log₂ p_i, p_i the share of clicks on element i across all runs of a scenario
                      (< 2.0 clear, 2.0–3.5 moderate ambiguity, ≥ 3.5 high confusion)
-- backtracks         count of visits i whose page was already in url_history[0 .. i-1] (≤ 2 acceptable)
-- path optimality    shortest_path_steps / actual_steps (≥ 0.75 is the target)
+- backtracks         count(url_history[i] in url_history[0 .. i-1]): every step that ends on a page already in the
+                     history, staying on it included (eight steps on one page count 7) (≤ 2 acceptable)
+- path optimality    shortest_path_steps / actual_steps, in steps (typing included) (≥ 0.75 is the target);
+                     summary.shortest_path_steps says where the shortest number of steps comes from
 - time to first action  timestamp(first click) − timestamp(page load), seconds (< 5 s is the target)
 - token efficiency   total_tokens / (success_rate × scenarios_run) (< 10k tokens per successful scenario)
+
+The studio's own measures beside them, under names of their own:
+- page backtracks (`pageBacktracks`): returns to a page left before — the seed's count over the pages *visited*
+  (repeated steps on one page merged into one visit), so typing into a form is not a step back. It is what the
+  seed's sentence ("times the agent returns to a previously visited page") describes.
+- transition optimality (`transitionOptimality`): shortest page transitions / the run's page transitions, on the
+  navigation graph (summary.py) — the navigation alone, which typing and form steps do not dilute.
 """
 
 from __future__ import annotations
@@ -53,13 +63,20 @@ def visits(url_history: Sequence[str]) -> list[str]:
 
 
 def backtracks(url_history: Sequence[str]) -> int:
-    """Visits to a page visited before (the seed's count of url_history[i] in url_history[0 .. i-1], over visits)."""
-    pages = visits(url_history)
-    return sum(1 for i, url in enumerate(pages) if url in pages[:i])
+    """The seed's backtracks: steps i whose page url_history[i] is in url_history[0 .. i-1] (a step that stays on
+    the page counts too)."""
+    return sum(1 for i, url in enumerate(url_history) if url in url_history[:i])
+
+
+def page_backtracks(url_history: Sequence[str]) -> int:
+    """The studio's page backtracks: returns to a page left before — the seed's count over the visits, a run of
+    steps on one page being one visit."""
+    return backtracks(visits(url_history))
 
 
 def path_optimality(shortest_steps: int | None, actual_steps: int) -> float | None:
-    """shortest / actual, at most 1.0; None when either is unknown or the run took no step."""
+    """The seed's shortest_path_steps / actual_steps, at most 1.0; None when either is unknown or the run took no
+    step."""
     if shortest_steps is None or actual_steps <= 0:
         return None
     return round(min(1.0, shortest_steps / actual_steps), 6)

@@ -2,6 +2,9 @@
 with the seed's field names. Deterministic apart from timestamps (and durations): keys in a fixed order, no ids
 drawn at random except the run's own.
 
+A scenario_end's `metrics` hold the seed's `entropy`, `backtracks` and `optimality` (formulas in metrics.py and
+summary.py), then `ttfa`, `hints`, `tokens` and the studio's own `pageBacktracks` and `transitionOptimality`.
+
 Besides the seed's fields: `runNumber` (the n-th run of a scenario in this batch, on scenario_start, step and
 scenario_end, so that the steps of runs going on at once are told apart), a step's `screenshot` and a
 scenario_end's `screenshots`, `trace` and `domSnapshot` (paths relative to the log's folder, present only when taken),
@@ -88,11 +91,11 @@ class RunLog:
         self.write(record)
 
     def scenario_end(self, scenario_id: str, result: ScenarioResult) -> None:
-        record = {"type": "scenario_end", "scenarioId": scenario_id, "status": result.status, "steps": result.steps,
-                    "duration": result.duration, "metrics": result.metrics(), "cost": result.cost,
-                    "tokens": result.tokens, "message": result.message, "clicks": result.clicks,
-                    "urlHistory": result.url_history, "hintsUsed": result.hints_used,
-                    "reusedSession": result.reused_session, "runNumber": result.run_number}
+        record: dict[str, Any] = {
+            "type": "scenario_end", "scenarioId": scenario_id, "status": result.status, "steps": result.steps,
+            "duration": result.duration, "metrics": result.metrics(), "cost": result.cost, "tokens": result.tokens,
+            "message": result.message, "clicks": result.clicks, "urlHistory": result.url_history,
+            "hintsUsed": result.hints_used, "reusedSession": result.reused_session, "runNumber": result.run_number}
         if result.browser is not None:
             record["browser"] = result.browser
         if result.retried_from is not None:
@@ -103,9 +106,22 @@ class RunLog:
             record["trace"] = result.trace
         if result.dom_snapshot is not None:
             record["domSnapshot"] = result.dom_snapshot
+        self._optimalities(record)
         # What run_end's metrics are computed from: the record as the log will hold it (JSON types).
         self.ended.append(json.loads(json.dumps(record)))
         self.write(record)
+
+    def _optimalities(self, record: dict[str, Any]) -> None:
+        """The run's path optimality (the seed's) and transition optimality, as known when it ended: on the graph
+        written so far and the transitions of the runs ended so far, this one included (run_end's medians are
+        computed again over the whole run, so they may know shorter routes)."""
+        from studio.scenarios.summary import navigation_edges, path_optimality_of, transition_optimality
+
+        end = json.loads(json.dumps(record))
+        runs = [*self.ended, end]
+        edges = navigation_edges(runs, self.nav_edges)
+        record["metrics"]["optimality"] = path_optimality_of(end, edges, self.ended)
+        record["metrics"]["transitionOptimality"] = transition_optimality(end, edges)
 
     def scenario_retry(self, scenario_id: str, lost: ScenarioResult) -> None:
         """A try lost with its browser, run once more on another one (its steps are not the run's)."""

@@ -30,7 +30,7 @@ from studio.scenarios.metrics import (
     StepTrace,
     backtracks,
     click_entropy,
-    path_optimality,
+    page_backtracks,
     stagnation,
     time_to_first_action,
 )
@@ -67,10 +67,12 @@ class ScenarioResult:
     retried_from: str | None = None  # the browser a first try was lost with, when this is the retry
     lost: FleetMember | None = field(default=None, repr=False)  # the fleet's browser that went away under it
 
-    def metrics(self, shortest: int | None = None) -> dict[str, Any]:
+    def metrics(self) -> dict[str, Any]:
+        """The run's own metrics, the seed's first; `optimality` and `transitionOptimality` need the navigation graph
+        and the other runs, so the log fills them in (RunLog.scenario_end)."""
         return {"entropy": click_entropy(self.clicks), "backtracks": backtracks(self.url_history),
-                "optimality": path_optimality(shortest, self.steps),
-                "ttfa": self.ttfa, "hints": len(self.hints_used), "tokens": self.tokens}
+                "optimality": None, "ttfa": self.ttfa, "hints": len(self.hints_used), "tokens": self.tokens,
+                "pageBacktracks": page_backtracks(self.url_history), "transitionOptimality": None}
 
 
 def resolve_references(value: Any, variables: dict[str, Any]) -> Any:
@@ -323,13 +325,14 @@ class ScenarioRunner:
                 continue
             late = 0
             before = (page.url, len(observation.nodes), tuple(n.name for n in observation.nodes[:20]))
+            acted_at = time.monotonic()  # the seed's timestamp(first_click): when the click is made, not done
             blocked = await page.act(observation, action)  # what stood in the way, when it could not be done
             planner.remember(observation, action)
             result.steps += 1
             if action.type == "ui.act.click":
                 result.clicks.append(str(action.params["nodeId"]))
                 if result.ttfa is None:
-                    result.ttfa = time_to_first_action(loaded_at, time.monotonic())
+                    result.ttfa = time_to_first_action(loaded_at, acted_at)
             after = await page.observe()
             changed = before != (page.url, len(after.nodes), tuple(n.name for n in after.nodes[:20]))
             traces.append(StepTrace(urlsplit(page.url).path, str(action.params.get("nodeId"))

@@ -1,11 +1,15 @@
-"""`studio gate`: the seed's thresholds and messages over a run's scenario_end records."""
+"""`studio gate`: the seed's thresholds and messages over a run's scenario_end records; impossible thresholds refused
+with a sentence and exit 2; the studio's optional --min-optimality."""
 
 from __future__ import annotations
 
 import json
+import math
+
+import pytest
 
 from studio.cli.main import main
-from studio.scenarios.gate import Thresholds, check_thresholds
+from studio.scenarios.gate import ThresholdError, Thresholds, check_thresholds
 
 
 def ended(status: str, steps: int, cost: float = 0.0) -> dict:
@@ -79,3 +83,43 @@ def test_the_ci_workflow_runs_validate_run_and_gate():
     uploaded = next(s for s in workflow["jobs"]["scenarios"]["steps"] if s.get("uses", "").startswith(
         "actions/upload-artifact"))
     assert uploaded["if"] == "always()" and "*.jsonl" in uploaded["with"]["path"]
+
+
+def test_impossible_thresholds_are_refused_with_a_sentence(tmp_path, capsys):
+    for wrong in ({"min_pass_rate": 1.1}, {"min_pass_rate": -0.1}, {"max_median_steps": -1}, {"max_p90_steps": -5},
+                  {"max_cost_per_scenario": -0.01}, {"min_optimality": 1.5}, {"min_pass_rate": math.nan}):
+        with pytest.raises(ThresholdError):
+            Thresholds(**wrong)
+    assert Thresholds(min_pass_rate=1, max_median_steps=0, min_optimality=0.75).min_optimality == 0.75
+    good = write(tmp_path / "good.jsonl", [ended("success", 6), ended("success", 9)])
+    share = "give a share of the scenarios from 0 to 1 (0.95 is 95 %)."
+    refused = [("--min-pass-rate", "1.1", f"--min-pass-rate 1.1 is out of range: {share}"),
+               ("--min-pass-rate", "95", "--min-pass-rate 95 is out of range"),
+               ("--max-median-steps", "-3", "--max-median-steps -3 is out of range: give a number of steps, 0 or more."),
+               ("--max-p90-steps", "nan", "--max-p90-steps nan is not a number"),
+               ("--max-cost-per-scenario", "-1", "--max-cost-per-scenario -1 is out of range"),
+               ("--min-optimality", "1.2", "--min-optimality 1.2 is out of range")]
+    for flag, value, says in refused:
+        assert main(["gate", good, flag, value]) == 2, flag
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {says}") and err.count("\n") == 1, err
+    # a threshold is checked before the results: a typo is said even when the file is fine or missing
+    assert main(["gate", str(tmp_path / "missing.jsonl"), "--min-pass-rate", "2"]) == 2
+    assert "--min-pass-rate 2 is out of range" in capsys.readouterr().err
+
+
+def test_the_studios_optimality_threshold_is_off_unless_given(tmp_path, capsys):
+    def optimal(status: str, steps: int, optimality: float | None) -> dict:
+        return {**ended(status, steps), "metrics": {"entropy": 1.0, "backtracks": 0, "optimality": optimality}}
+
+    results = [optimal("success", 6, 0.5), optimal("success", 8, 0.6), optimal("failure", 9, None)]
+    assert check_thresholds(results, Thresholds(min_pass_rate=0.5)) == []
+    assert check_thresholds(results, Thresholds(min_pass_rate=0.5, min_optimality=0.75)) == [
+        "Median optimality 0.55 below threshold 0.75"]
+    assert check_thresholds([optimal("failure", 9, None)], Thresholds(min_pass_rate=0, min_optimality=0.75)) == [
+        "Median optimality cannot be checked against threshold 0.75: no scenario_end record has metrics.optimality"]
+    log = write(tmp_path / "run.jsonl", results)
+    assert main(["gate", log, "--min-pass-rate", "0.5"]) == 0
+    capsys.readouterr()
+    assert main(["gate", log, "--min-pass-rate", "0.5", "--min-optimality", "0.75"]) == 1
+    assert capsys.readouterr().err == "Threshold violations:\nMedian optimality 0.55 below threshold 0.75\n"

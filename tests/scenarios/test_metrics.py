@@ -1,4 +1,5 @@
-"""Seed 004's metrics against values worked out by hand."""
+"""Seed 004's metrics against values worked out by hand and the seed's own numbers, and the studio's measures kept
+beside them under names of their own (page backtracks)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from studio.scenarios.metrics import (
     click_entropy,
     entropy_reading,
     median,
+    page_backtracks,
     path_optimality,
     percentile,
     stagnation,
@@ -27,16 +29,26 @@ def test_click_entropy_is_shannons_over_the_shares_of_clicks():
     assert entropy_reading(3.5) == "high confusion, redesign needed"
 
 
-def test_backtracks_count_visits_to_pages_seen_before():
+def test_backtracks_are_the_seeds_count_of_pages_already_in_the_history():
+    # count(url_history[i] in url_history[0 .. i-1]): eight steps on one page in a row count 7
+    assert backtracks(["/login"] * 8) == 7
     history = ["/login", "/dashboard", "/credit-report", "/dashboard", "/offers", "/dashboard"]
     assert backtracks(history) == 2  # the second and third /dashboard
-    # staying on a page (typing, a click that did nothing) is not a new visit
-    assert backtracks(["/login", "/login", "/login", "/dashboard"]) == 0
+    # a sign-in: three steps that stay on /login count 2, as the seed's formula says
+    assert backtracks(["/login", "/login", "/login", "/dashboard"]) == 2
     assert backtracks([]) == 0
 
 
+def test_page_backtracks_merge_the_steps_on_one_page_into_one_visit():
+    assert page_backtracks(["/login"] * 8) == 0
+    assert page_backtracks(["/login", "/login", "/login", "/dashboard"]) == 0
+    history = ["/login", "/dashboard", "/dashboard", "/credit-report", "/dashboard", "/offers", "/dashboard"]
+    assert page_backtracks(history) == 2 and backtracks(history) == 3
+
+
 def test_path_optimality_is_shortest_over_actual_at_most_one():
-    assert path_optimality(6, 8) == 0.75
+    assert round(path_optimality(10, 12), 2) == 0.83  # the seed's scenario_end: 12 steps, optimality 0.83
+    assert path_optimality(6, 8) == 0.75  # the seed's target: at most 33% extra steps
     assert path_optimality(3, 12) == 0.25
     assert path_optimality(6, 4) == 1.0  # a shortest path longer than the run: the graph missed a way
     assert path_optimality(None, 5) is None and path_optimality(3, 0) is None

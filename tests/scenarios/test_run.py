@@ -53,6 +53,9 @@ def test_the_five_scenarios_pass_against_the_demo_and_pass_the_gate(browser_info
     assert steps and all({"step", "action", "observation", "timestamp", "scenarioId"} <= set(r) for r in steps)
     assert all(r["action"]["type"].startswith("ui.act.") for r in steps)
     assert log[-1]["passRate"] == 1.0
+    assert all(isinstance(r["metrics"]["optimality"], float) for r in ended.values())  # each run's own
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["passRate"] == 100.0 and summary["total"] == 5 and summary["report"] == "index.html"
     gate = studio("gate", str(tmp_path / "results.jsonl"))
     assert gate.returncode == 0 and gate.stdout.strip() == "All thresholds passed ✓", gate.stderr
 
@@ -101,7 +104,8 @@ def test_the_crawled_graph_gives_one_run_its_optimality_and_the_report_recompute
     graph = navigation_edges(ends, edges_in(log))
     visited = {p for e in ends for p in e["urlHistory"]}
     assert set(after["pages"]) - visited and visited <= {p for edge in graph for p in edge}
-    # live == recomputed from the log alone, and equal to shortest / taken worked out here
+    # live == recomputed from the log alone, and equal to shortest / taken worked out here: the studio's transition
+    # optimality in page transitions, the seed's path optimality in steps (one run: its steps less its detours)
     live = log[-1]["scenarioMetrics"]
     assert live == scenario_metrics(ends, edges_in(log))
     report = studio("report", str(tmp_path / "results.jsonl"), "--out", str(tmp_path / "again.html"))
@@ -110,7 +114,10 @@ def test_the_crawled_graph_gives_one_run_its_optimality_and_the_report_recompute
     for end in ends:
         pages = [p for i, p in enumerate(end["urlHistory"]) if i == 0 or end["urlHistory"][i - 1] != p]
         best = shortest(graph, pages[0], pages[-1])
-        assert best is not None and live[end["scenarioId"]]["medianOptimality"] == round(best / (len(pages) - 1), 4)
+        metrics = live[end["scenarioId"]]
+        assert best is not None and metrics["medianTransitionOptimality"] == round(best / (len(pages) - 1), 4)
+        needed = end["steps"] - (len(pages) - 1 - best)
+        assert metrics["medianOptimality"] == round(needed / end["steps"], 4)
         own = shortest(transitions([end]), pages[0], pages[-1])
         shorter += best < own  # the crawl knew a shorter route than the one run of this scenario took
     assert shorter >= 1, [(e["scenarioId"], e["urlHistory"]) for e in ends]
