@@ -1,7 +1,11 @@
 """`studio report RUN.jsonl`: the metrics recomputed from the log alone (checked against the ones the run wrote) and
-a self-contained HTML report — summary, metric cards with their spread, the scenario table with each run's steps,
-a timeline, and the navigation path graph of all runs (pages as nodes, transitions as edges weighted by count,
-backtracks dashed, the shortest path to the goal drawn green). No script, style or image comes from the network.
+a self-contained HTML report in the seed's structure (`<title>Agentic Test Report - {timestamp}</title>`, the run's
+start): summary, metric cards with their spread, the scenario table (the seed's columns Scenario, Status, Steps,
+Duration, Entropy, Backtracks, Actions, with the studio's pass rate and path optimality beside them) with each run's
+steps, the execution timeline with each step's screenshot on hover (report_timeline.py), the navigation path graph
+of all runs (pages as nodes, transitions as edges weighted by count, backtracks dashed, the shortest path to the goal
+drawn green) and, with --compare, trend line charts of the metrics over runs (report_trends.py). No script, style
+or image comes from the network, and the page runs no script.
 
 A run's screenshots (studio.scenarios.capture) are linked, not inlined: a thumbnail (loading="lazy", so only the
 drill-downs opened load theirs) that opens the full image, at its path relative to the report. A batch of 5 scenarios
@@ -14,16 +18,22 @@ from __future__ import annotations
 import html
 import json
 import os
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from studio.scenarios.navgraph import edges_in
 from studio.scenarios.paths import path_tree
+from studio.scenarios.report_timeline import TIMELINE_STYLE, RunRecords, runs_of, timeline
+from studio.scenarios.report_trends import TREND_STYLE, comparison
 from studio.scenarios.summary import scenario_metrics
+from studio.wording import plural
+
+# The seed's table columns (Scenario, Status, Steps, Duration, Entropy, Backtracks, Actions), with the studio's pass
+# rate over a scenario's runs and its path optimality beside them.
+COLUMNS = ("Scenario", "Status", "Pass rate", "Steps", "Duration", "Entropy", "Backtracks", "Optimality", "Actions")
 
 STYLE = """body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#1f3b57;color:#fff;padding:18px 28px}h1{margin:0 0 4px;font-size:22px}
@@ -130,8 +140,9 @@ def _step_item(step: dict[str, Any], media: Callable[[str], str]) -> str:
                if step.get("screenshot") else "") + "</li>")
 
 
-def _run_details(number: int, end: dict[str, Any], steps: list[dict[str, Any]], media: Callable[[str], str]) -> str:
+def _run_details(run: RunRecords, media: Callable[[str], str]) -> str:
     """One run's drill-down: its outcome, its steps (with their screenshots) and what it captured at the end."""
+    end, steps = run.end, run.steps
     in_steps = {s.get("screenshot") for s in steps}
     finals = [_thumbnail(path, os.path.basename(path), media) for path in end.get("screenshots") or []
               if path not in in_steps]
@@ -139,10 +150,54 @@ def _run_details(number: int, end: dict[str, Any], steps: list[dict[str, Any]], 
              if end.get("trace") else "")
     dom = f' <a href="{html.escape(media(end["domSnapshot"]))}">page HTML</a>' if end.get("domSnapshot") else ""
     extra = f"<div>{''.join(finals)}{trace}{dom}</div>" if finals or trace or dom else ""
-    return (f"<details><summary>run {number}: <span class=\"{'ok' if end.get('status') == 'success' else 'bad'}\">"
-            f"{html.escape(str(end.get('status')))}</span> in {end.get('steps')} steps — "
-            f"{html.escape(str(end.get('message', '')))}</summary><ol>"
-            + "".join(_step_item(s, media) for s in steps) + f"</ol>{extra}</details>")
+    number = run.number or run.anchor.rsplit("-", 1)[-1]
+    return (f"<div class=\"run\" id=\"{html.escape(run.anchor)}\"><details><summary>run {number}: <span class=\""
+            f"{'ok' if run.passed else 'bad'}\">{html.escape(str(end.get('status')))}</span> in "
+            f"{plural(end.get('steps') or 0, 'step')} — {html.escape(str(end.get('message', '')))}</summary><ol>"
+            + "".join(_step_item(s, media) for s in steps) + f"</ol>{extra}</details></div>")
+
+
+def _status(runs: list[RunRecords]) -> str:
+    """The scenario's status in the seed's words: its run's, or each status with how many runs ended so."""
+    counted = Counter(str(run.end.get("status")) for run in runs)
+    if len(counted) == 1:
+        status, n = counted.popitem()
+        return status if n == 1 else f"{status} ×{n}"
+    return " · ".join(f"{n} {status}" for status, n in counted.most_common())
+
+
+def _actions(scenario_id: str, runs: list[RunRecords], media: Callable[[str], str]) -> str:
+    """The row's actions: its runs' drill-down, and the trace and final screenshot of its last failed run (of its
+    last run when all passed)."""
+    chosen = next((run for run in reversed(runs) if not run.passed), runs[-1] if runs else None)
+    links = [f'<a href="#runs-{html.escape(scenario_id)}">{"steps" if len(runs) == 1 else f"{len(runs)} runs"}</a>']
+    if chosen is not None:
+        shots = chosen.end.get("screenshots") or []
+        if chosen.end.get("trace"):
+            links.append(f'<a href="{html.escape(media(chosen.end["trace"]))}" title="playwright show-trace">'
+                         f"trace</a>")
+        if shots:
+            links.append(f'<a href="{html.escape(media(shots[-1]))}" target="_blank">screenshot</a>')
+    return " · ".join(links)
+
+
+def _rows(metrics: dict[str, Any], runs_by: dict[str, list[RunRecords]], media: Callable[[str], str]) -> str:
+    """The seed's table row per scenario (Scenario, Status, Steps, Duration, Entropy, Backtracks, Actions) with the
+    studio's columns beside them (Pass rate, Optimality), and below it the row of its runs' drill-downs."""
+    rows = []
+    for scenario_id, m in metrics.items():
+        runs = runs_by.get(scenario_id, [])
+        status = "ok" if m.get("passRate") == 1 else "bad"
+        rate = m.get("passRate")
+        rows.append(
+            f"<tr><td>{html.escape(scenario_id)}</td><td class=\"{status}\">{html.escape(_status(runs))}</td>"
+            f"<td>{'–' if rate is None else f'{rate:.0%}'}</td><td>{_fmt(m.get('medianSteps'), 1)}</td>"
+            f"<td>{_fmt(m.get('medianDuration'), 1)} s</td><td>{_fmt(m.get('clickEntropy'))}</td>"
+            f"<td>{_fmt(m.get('medianBacktracks'), 1)}</td><td>{_fmt(m.get('medianOptimality'))}</td>"
+            f"<td>{_actions(scenario_id, runs, media)}</td></tr>"
+            f'<tr class="drill" id="runs-{html.escape(scenario_id)}"><td colspan="{len(COLUMNS)}">'
+            + "".join(_run_details(run, media) for run in runs) + "</td></tr>")
+    return "".join(rows)
 
 
 def render(records: list[dict[str, Any]], metrics: dict[str, Any], earlier: list[list[dict[str, Any]]],
@@ -152,77 +207,37 @@ def render(records: list[dict[str, Any]], metrics: dict[str, Any], earlier: list
     run = next((r for r in records if r.get("type") == "run_start"), {})
     done = next((r for r in records if r.get("type") == "run_end"), {})
     passed = sum(1 for e in ends if e.get("status") == "success")
-    runs_by = _runs(records)
+    runs_by = runs_of(records)
     cards = []
-    for key, title, note in (("clickEntropy", "Click entropy", "< 2.0 clear · ≥ 3.5 confusing"),
+    for key, title, note in (("clickEntropy", "Click Entropy", "< 2.0 clear · ≥ 3.5 confusing"),
                              ("medianBacktracks", "Backtracks", "≤ 2 acceptable"),
-                             ("medianOptimality", "Path optimality", "≥ 0.75 target"),
-                             ("medianTtfa", "Time to first action (s)", "< 5 s target"),
+                             ("medianOptimality", "Path Optimality", "≥ 0.75 target"),
+                             ("medianTtfa", "Time to First Action (s)", "< 5 s target"),
                              ("medianSteps", "Steps", "median per scenario")):
         values = [float(m[key]) for m in metrics.values() if m.get(key) is not None]
         middle = sorted(values)[len(values) // 2] if values else None
-        cards.append(f'<div class="card"><h3>{title}</h3><div class="value">{_fmt(middle)}</div>'
-                     f'{_bars(values)}<div class="note">{note}</div></div>')
-    rows = []
-    for scenario_id, m in metrics.items():
-        details = "".join(_run_details(end.get("runNumber") or i + 1, end, steps, media)
-                          for i, (end, steps) in enumerate(runs_by.get(scenario_id, [])))
-        status = "ok" if m["passRate"] == 1 else "bad"
-        rows.append(f"<tr><td>{html.escape(scenario_id)}{details}</td><td class=\"{status}\">{m['passRate']:.0%}"
-                    f"</td><td>{_fmt(m['medianSteps'], 1)}</td><td>{_fmt(m['medianDuration'], 1)} s</td>"
-                    f"<td>{_fmt(m['clickEntropy'])}</td><td>{_fmt(m['medianBacktracks'], 1)}</td>"
-                    f"<td>{_fmt(m['medianOptimality'])}</td></tr>")
-    timeline = _timeline(records)
-    comparison = ""
-    if earlier:
-        items = []
-        for other in earlier:
-            other_ends = [r for r in other if r.get("type") == "scenario_end"]
-            rate = sum(1 for e in other_ends if e.get("status") == "success") / max(1, len(other_ends))
-            first = next((r for r in other if r.get("type") == "run_start"), {})
-            items.append(f"<li>{html.escape(str(first.get('runId', '?')))}: pass rate {rate:.0%}, "
-                         f"{len(other_ends)} scenario runs</li>")
-        comparison = f"<section id=\"comparison\"><h2>Run-over-run comparison</h2><ul>{''.join(items)}</ul></section>"
+        cards.append(f'<div class="card metric-card"><h3>{title}</h3><div class="value">{_fmt(middle)}</div>'
+                     f'<div class="sparkline">{_bars(values)}</div><div class="note">{note}</div></div>')
+    head = "".join(f"<th>{name}</th>" for name in COLUMNS)
+    started = str(run.get("timestamp") or done.get("timestamp") or "")
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Goal scenarios report - {html.escape(str(run.get('runId', '')))}</title>
-<style>{STYLE}</style></head><body>
+<html lang="en"><head><meta charset="utf-8"><title>Agentic Test Report - {html.escape(started)}</title>
+<style>{STYLE}
+{TIMELINE_STYLE}
+{TREND_STYLE}</style></head><body>
 <header><h1>Test Run: {html.escape(str(run.get('runId', '?')))}</h1>
 <div class="summary">Pass Rate: {passed / max(1, len(ends)):.0%} | Scenarios: {len(metrics)} ({len(ends)} runs) |
 Duration: {_fmt(done.get('totalDuration'), 1)} s</div></header>
-<section id="metrics"><h2>Aggregate metrics</h2><div class="cards">{''.join(cards)}</div></section>
-<section id="scenarios"><h2>Scenario results</h2><table><thead><tr><th>Scenario</th><th>Passed</th><th>Steps</th>
-<th>Duration</th><th>Entropy</th><th>Backtracks</th><th>Optimality</th></tr></thead><tbody>{''.join(rows)}</tbody>
-</table></section>
-<section id="timeline"><h2>Execution timeline</h2>{timeline}</section>
-<section id="path-tree"><h2>Navigation paths</h2><p class="note">Pages as nodes, transitions as edges (thicker: taken
+<section id="metrics"><h2>Aggregate Metrics</h2><div class="cards metric-grid">{''.join(cards)}</div></section>
+<section id="scenarios"><h2>Scenario Results</h2><table><thead><tr>{head}</tr></thead>
+<tbody>{_rows(metrics, runs_by, media)}</tbody></table></section>
+<section id="timeline"><h2>Execution Timeline</h2>{timeline(runs_by, media)}</section>
+<section id="path-tree"><h2>Navigation Paths</h2><p class="note">Pages as nodes, transitions as edges (thicker: taken
 more often); dashed red: a step back to a page as near the start or nearer; green: the shortest path to the goal in
 the navigation graph (dotted where no run took it). {html.escape(_graph_note(records))}</p>
-{path_graph(ends, edges_in(records))}</section>
-{comparison}
+<div class="tree-viz">{path_graph(ends, edges_in(records))}</div></section>
+{comparison(records, earlier) if earlier else ""}
 </body></html>"""
-
-
-def _runs(records: list[dict[str, Any]]) -> dict[str, list[tuple[dict[str, Any], list[dict[str, Any]]]]]:
-    """Each scenario's runs in the order they ended: (scenario_end, its steps). A step belongs to the run of its
-    scenario and runNumber that started first and has not ended (runs going on at once have their own numbers; a
-    log from before runNumber has none, and its runs of one scenario are taken one after the other). The steps of a
-    try lost with its browser (a scenario_retry record) are not the run's: its retry's are."""
-    running: dict[tuple[str, Any], list[list[dict[str, Any]]]] = defaultdict(list)
-    runs: dict[str, list[tuple[dict[str, Any], list[dict[str, Any]]]]] = defaultdict(list)
-    for record in records:
-        kind = record.get("type")
-        key = (str(record.get("scenarioId")), record.get("runNumber"))
-        if kind == "scenario_start":
-            running[key].append([])
-        elif kind == "step":
-            if not running[key]:
-                running[key].append([])
-            running[key][0].append(record)
-        elif kind == "scenario_retry" and running[key]:
-            running[key][0].clear()
-        elif kind == "scenario_end":
-            runs[key[0]].append((record, running[key].pop(0) if running[key] else []))
-    return runs
 
 
 def _graph_note(records: list[dict[str, Any]]) -> str:
@@ -230,30 +245,6 @@ def _graph_note(records: list[dict[str, Any]]) -> str:
     if not graphs:
         return "The run built no navigation graph: shortest paths use the runs' own transitions."
     return f"Navigation graph: {graphs[-1].get('note') or 'no note'}."
-
-
-def _timeline(records: list[dict[str, Any]]) -> str:
-    starts: dict[str, list[float]] = defaultdict(list)
-    spans = []
-    for record in records:
-        when = record.get("timestamp")
-        if not when:
-            continue
-        t = datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp()
-        if record.get("type") == "scenario_start":
-            starts[str(record["scenarioId"])].append(t)
-        elif record.get("type") == "scenario_end" and starts[str(record["scenarioId"])]:
-            spans.append((str(record["scenarioId"]), starts[str(record["scenarioId"])].pop(0), t,
-                          record.get("status") == "success"))
-    if not spans:
-        return "<p>No timed scenarios.</p>"
-    first, last = min(s[1] for s in spans), max(s[2] for s in spans)
-    scale = 700 / max(last - first, 0.001)
-    bars = "".join(f'<rect x="{160 + (a - first) * scale:.1f}" y="{8 + 22 * i}" width="{max(2.0, (b - a) * scale):.1f}" '
-                   f'height="16" fill="{"#3c8d5a" if ok else "#c2453a"}"><title>{html.escape(name)}: {b - a:.1f} s'
-                   f'</title></rect><text x="4" y="{20 + 22 * i}">{html.escape(name[:24])}</text>'
-                   for i, (name, a, b, ok) in enumerate(spans))
-    return f'<svg width="880" height="{16 + 22 * len(spans)}" role="img" aria-label="timeline">{bars}</svg>'
 
 
 def write_report(log: Path, out: Path, compare: list[Path]) -> tuple[Path, list[str]]:
