@@ -19,6 +19,7 @@ from studio.app.job_service import JobService
 from studio.app.project_service import ProjectService
 from studio.app.race_service import RaceService
 from studio.models.recording import RecordedStep
+from studio.pilot.files import SESSIONS_DIR
 from studio.pilot.job import PilotJob
 from studio.pilot.session import PilotEvent, PilotOptions, PilotReport, PilotSession
 from studio.runtime.live import LivePage
@@ -59,12 +60,14 @@ class PilotService(JobService):
         self._capturing = False
 
     def folder_for_sessions(self) -> Path:
+        """Where the GUI's session folders go: `<project>-pilot/` beside a saved project file (each project keeps its
+        own sessions), else the seed's `fe-pilot-sessions/` in the temporary folder."""
         if self.sessions_dir is not None:
             return self.sessions_dir
         project = self.project.project
         if project is not None and not self.project.untitled:
             return project.path.parent / f"{project.path.stem}-pilot"
-        return Path(tempfile.gettempdir()) / "studio-pilot-sessions"
+        return Path(tempfile.gettempdir()) / SESSIONS_DIR
 
     # -- the session ----------------------------------------------------------------------------------
 

@@ -1,7 +1,9 @@
 """`studio pilot URL`: open a page and hand it to an AI through files (seed 003's file protocol).
 
 The AI reads observation.json in the session folder and writes action.json; the command runs until a batch says
-"done": true, --max-steps actions ran, or Ctrl+C (a clean stop: status DONE and report.json written).
+"done": true, --max-steps actions ran, or Ctrl+C (a clean stop: status DONE and report.json written). The defaults are
+the seed's: session folders under ./fe-pilot-sessions/, the screenshot in observation.json in base64, every action of
+a batch run even after one failed.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import sys
 from pathlib import Path
 
 from studio.cli.browser_options import add_browser_options, browser_endpoint
+from studio.pilot.files import SESSIONS_DIR
 from studio.wording import plural
 
 
@@ -56,7 +59,7 @@ def _pilot(args: argparse.Namespace) -> int:
     options = PilotOptions(goal=args.goal, max_steps=args.max_steps, origins=origins,
                            allow_file_urls=args.allow_file_urls,
                            upload_dir=str(args.upload_dir.resolve()) if args.upload_dir else None,
-                           screenshot="base64" if args.screenshot == "base64" else "path")
+                           screenshot="path" if args.screenshot == "path" else "base64")
 
     def tell(event: PilotEvent) -> None:
         if event.kind in ("warning", "error"):
@@ -76,6 +79,7 @@ def _pilot(args: argparse.Namespace) -> int:
             print(f"Session folder: {pilot.folder.resolve()}\n"
                   f"Read observation.json there and write action.json, e.g.\n"
                   '  {"reasoning": "…", "actions": [{"action": "click", "selector": "text=Next"}]}\n'
+                  'Every action of a batch runs, even after one failed ("stopOnError": true stops at the first).\n'
                   'A batch with "done": true ends the session; so does Ctrl+C.', flush=True)
             report = await pilot.run()
         print(f"Done ({report.endReason}): {plural(report.actionsExecuted, 'action')} executed, {report.actionsFailed} "
@@ -94,8 +98,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "pilot", help="let an AI drive a page through observation.json / action.json files (or replay a session)",
         description="Open URL and hand the page to an AI through files (the pilot protocol): the AI reads "
                     "observation.json in the session folder and writes action.json. Every action goes through the "
-                    "race preflight, so a blocked one reports its facts in the next observation. Runs until a batch "
-                    "says \"done\": true, --max-steps actions ran, or Ctrl+C.")
+                    "race preflight, so a blocked one reports its facts in the next observation. Every action of a "
+                    "batch runs even after one failed, unless the batch says \"stopOnError\": true; a third identical "
+                    "action in a row is not run and is the observation's error. action.json stays in the folder "
+                    "(a copy goes to actions/) until the AI writes the next one. Runs until a batch says \"done\": "
+                    "true, --max-steps actions ran, or Ctrl+C.")
     pilot.add_argument("url", metavar="URL", nargs="?", help="the page to open (leave out with --replay)")
     pilot.add_argument("--replay", type=Path, metavar="DIR",
                        help="replay the session folder DIR in a fresh browser and compare each action's outcome "
@@ -103,12 +110,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     pilot.add_argument("--out", type=Path, metavar="DIR",
                        help="with --replay: keep the replay's own session folder in DIR (never over the original)")
     pilot.add_argument("--goal", default="", metavar="TEXT", help="what the AI should reach (in every observation)")
-    pilot.add_argument("--sessions-dir", default="pilot-sessions", metavar="DIR",
-                       help="where session folders are made (default ./pilot-sessions)")
+    pilot.add_argument("--sessions-dir", default=SESSIONS_DIR, metavar="DIR",
+                       help=f"where session folders (exploration-<epoch ms>/) are made (default ./{SESSIONS_DIR}, "
+                            "as the seed's)")
     pilot.add_argument("--max-steps", type=int, default=50, metavar="N",
                        help="stop after this many executed actions (default 50)")
-    pilot.add_argument("--screenshot", choices=("path", "base64"), default="path",
-                       help="observation.json names the screenshot file (default) or carries it in base64")
+    pilot.add_argument("--screenshot", choices=("base64", "path"), default="base64",
+                       help="how observation.json carries the page's screenshot: base64, the PNG itself (default, as "
+                            "the seed's), or path, the relative path of its file in screenshots/ (a much smaller "
+                            "observation; the file is written either way)")
     pilot.add_argument("--upload-dir", type=Path, metavar="DIR",
                        help="the folder upload actions take files from (default: the session folder's uploads/); "
                             "no other file on this machine is ever sent")

@@ -30,13 +30,17 @@ def _text(value: Any) -> Any:
 
 class Expectation(BaseModel):
     """One check of a verify action: an element visible/hidden, a text in it (or in the page), the URL or title
-    containing a value, or how many elements match."""
+    containing a value, or how many elements match. A text is compared as a person reads it — the rendered text
+    (innerText, so CSS text-transform applies), whitespace collapsed — and in any letter case unless `caseSensitive`."""
 
     model_config = ConfigDict(extra="forbid")
 
     type: ExpectationType
     selector: str | None = None
     value: str | None = None
+    caseSensitive: bool = Field(default=False, description=(
+        "For a 'text' expectation: the letter case must match too ('STEP 1 OF 3' then does not match 'Step 1 of "
+        "3'). By default it need not: a heading upper-cased by CSS reads the same to a person."))
 
     _coerce = field_validator("value", mode="before")(classmethod(lambda cls, v: _text(v)))
 
@@ -48,6 +52,9 @@ class Expectation(BaseModel):
             raise ValueError(f"a '{self.type}' expectation needs a value")
         if self.type == "count" and not str(self.value).isdigit():
             raise ValueError(f"a 'count' expectation's value is a whole number, not {self.value!r}")
+        if self.caseSensitive and self.type != "text":
+            raise ValueError(f"caseSensitive is for 'text' expectations; a '{self.type}' expectation has no letter "
+                             "case to choose: leave it out")
         return self
 
 
@@ -84,19 +91,22 @@ class PilotAction(BaseModel):
         return self
 
     def given(self) -> dict[str, Any]:
-        """The action as the AI gave it (without the fields it left out)."""
-        return self.model_dump(mode="json", exclude_none=True)
+        """The action as the AI gave it (without the fields it left out, nor an expectation's caseSensitive: false)."""
+        return self.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
 
 
 class ActionBatch(BaseModel):
     """The content of action.json: the actions to run in order, why, whether to stop at the first failure, and
-    whether the AI considers the goal reached once they ran (`done`)."""
+    whether the AI considers the goal reached once they ran (`done`). As the seed's batches, every action runs even
+    after one failed; `"stopOnError": true` stops the batch at its first failure."""
 
     model_config = ConfigDict(extra="forbid")
 
     reasoning: str | None = None
     actions: list[PilotAction] = Field(default_factory=list)
-    stopOnError: bool = True
+    stopOnError: bool = Field(default=False, description=(
+        "Stop at the first action that fails (the actions after it do not run). Default false: every action runs, "
+        "as in the seed's batches."))
     done: bool = False
 
     @model_validator(mode="after")

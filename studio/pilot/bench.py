@@ -1,7 +1,7 @@
 """`studio bench pilot --json`: the pilot protocol's two latency targets, measured on the embedded demo.
 
 - pickup: from action.json written (renamed into the session folder, as an atomic writer does) to its first action
-  starting — the OS file watcher's wake-up plus reading, moving and parsing the file (target < 50 ms);
+  starting — the OS file watcher's wake-up plus reading, copying and parsing the file (target < 50 ms);
 - observation: from the page settling after the action (the executor's settle) to observation.json written, the
   screenshot's capture excluded (target < 50 ms).
 

@@ -114,7 +114,9 @@ class PilotExecutor:
             self.timing("action_start")
         selector, rules = normalize_selector(action.selector) if action.selector else (None, [])
         outcome = ActionOutcome(index=index, action=action.given(), selector=selector, rules=rules, ok=False)
-        key = (action.action, selector, action.value, action.url)
+        # What the action does (its description aside): two verifies of different texts are not the same action.
+        key = (action.action, selector, action.value, action.url, action.duration,
+               repr([e.model_dump() for e in action.expect or []]))
         self._repeats = self._repeats + 1 if key == self._last else 1
         self._last = key
         if self._repeats >= MAX_REPEATS:

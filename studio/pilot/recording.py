@@ -3,7 +3,8 @@
 The folder alone is enough: session.json gives the start URL, goal and action limit; actions/NNNN-action.json are the
 action files in the order they were read (malformed ones too); observations/NNNN-observation.json say what each one
 did. An observation written after an action file was read carries its batch (`lastBatch`) or its parse error
-(`error`), so the k-th such observation belongs to the k-th action file. The other observations are the first one and
+(`error` without a batch; beside a batch, `error` says which of its actions were refused as repetitions), so the k-th
+such observation belongs to the k-th action file. The other observations are the first one and
 the one written when the tester hands the page back: the tester's actions are the `by: "tester"` entries its
 previousActions gained, and they happened before the next action file was read.
 """
@@ -31,8 +32,9 @@ class RecordedFile:
     name: str  # "actions/0001-action.json"
     text: str
     outcomes: list[dict[str, Any]] | None = None
-    error: str | None = None
+    error: str | None = None  # why the file could not be read (None when its batch ran)
     url_before: str = ""  # the page's URL in the observation before it
+    stopped_at_failure: bool = False  # its batch ran up to its first failure and no further
     url_after: str = ""
     tester_before: list[dict[str, Any]] = field(default_factory=list)
 
@@ -120,7 +122,10 @@ def _attach(recording: Recording, observations: list[dict[str, Any]]) -> None:
         elif (batch is not None or error is not None) and consumed < len(recording.files):
             item = recording.files[consumed]
             item.outcomes = list(batch.get("outcomes") or []) if isinstance(batch, dict) else []
-            item.error = error
+            failed_at = batch.get("failedAt") if isinstance(batch, dict) else None
+            item.stopped_at_failure = bool(isinstance(batch, dict) and batch.get("stoppedEarly")
+                                           and failed_at is not None and len(item.outcomes) == failed_at + 1)
+            item.error = error if batch is None else None  # beside a batch: refused repetitions, in its outcomes
             item.url_before = str((previous or {}).get("currentUrl") or recording.start_url)
             item.url_after = str(observation.get("currentUrl") or "")
             item.tester_before, pending = pending, []

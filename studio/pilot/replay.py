@@ -3,7 +3,8 @@
 The replay is a new PilotSession on a fresh page at the session's start URL, fed the same action files in the same
 order through the file protocol itself (written atomically into its folder, one after the other observation): so the
 same normalization, race preflight, stopOnError, action limit and repetition refusal apply, and the replay's own
-folder is a session folder like any other. The tester's actions recorded in previousActions are done at the point
+folder is a session folder like any other (a batch recorded while stopOnError defaulted to true, which stopped at its
+first failure, is replayed with "stopOnError": true, so that it stops there again). The tester's actions recorded in previousActions are done at the point
 they happened (the session is taken over, the action is done on the page as a tester would, and handed back) when
 they can be: clicks, double-clicks, hovers, checks on a selector. The others (typing, choosing) were recorded without
 their value, and are skipped with a line saying so.
@@ -12,6 +13,7 @@ their value, and are skipped with a line saying so.
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -74,6 +76,24 @@ class ReplayResult:
         return f"{same} of {len(counted)} actions did as recorded."
 
 
+def replayed_text(item: RecordedFile) -> str:
+    """The action file as it is replayed: as recorded, but stopping at its first failure when the recorded batch did
+    (a session recorded while "stopOnError" defaulted to true; today every action of a batch runs unless it says so)."""
+    if not item.stopped_at_failure:
+        return item.text
+    try:
+        data = json.loads(item.text)
+    except (ValueError, RecursionError):
+        return item.text
+    if isinstance(data, list):
+        data = {"actions": data}
+    elif isinstance(data, dict) and "actions" not in data and "action" in data:
+        data = {"actions": [data]}
+    if not isinstance(data, dict) or "stopOnError" in data:
+        return item.text
+    return json.dumps({**data, "stopOnError": True}, ensure_ascii=False)
+
+
 def describe(action: dict[str, Any]) -> str:
     """An action in a few words: its type and what it acts on."""
     if not action:
@@ -121,7 +141,7 @@ class Replayer:
                 observation = None
                 if not running.done():
                     self._observed.clear()
-                    atomic_write_text(session.folder / ACTION_FILE, item.text)
+                    atomic_write_text(session.folder / ACTION_FILE, replayed_text(item))
                     observation = await self._next_observation(running)
                 self._compare(item, observation, result)
             if self.recording.tester_after:

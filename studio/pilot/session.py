@@ -1,9 +1,11 @@
 """PilotSession: the file protocol's loop (seed 003's session manager) on one page, acted on through its PageDriver.
 
 It writes the first observation, then watches the session folder with the OS's file watcher (watchfiles) for
-action.json; each file is moved aside, its batch is run (stopping at the first failing action when stopOnError), and
-the next observation is written. It ends when max_steps actions were executed, a batch says "done": true, or stop()
-is called; then the status is DONE and report.json sums the session up.
+action.json; each new file is read where it is (it stays there, readable, until the AI writes the next one; a copy
+goes to actions/), its batch is run — every action, even after one failed, as the seed's batches do, unless the
+batch says "stopOnError": true — and the next observation is written. A third identical action in a row is not run:
+it is the observation's `error`, as the seed's executor throws it. The session ends when max_steps actions were
+executed, a batch says "done": true, or stop() is called; then the status is DONE and report.json sums it up.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from pydantic import BaseModel, Field
 from watchfiles import awatch
 
 from studio.browser.capture import PageTraffic
+from studio.browser.origins import OriginPolicy
 from studio.pilot.actions import ActionBatch, ActionFileError, parse_action_file
 from studio.pilot.executor import ActionOutcome, PilotExecutor
-from studio.browser.origins import OriginPolicy
 from studio.pilot.files import (
     ACTION_FILE,
     REPORT_FILE,
@@ -31,13 +33,12 @@ from studio.pilot.files import (
     ActionFileRefused,
     SessionFolder,
     Status,
-    read_action_text,
 )
 from studio.pilot.observer import PageLog, dom_state, new_errors, now_ms, performance, screenshot
 from studio.pilot.progress import ProgressTracker, progress_indicator
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError
-from studio.wording import plural
+from studio.wording import agree, plural
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,9 @@ class PilotOptions(BaseModel):
     allow_file_urls: bool = Field(default=False, description="Whether navigate may open file: URLs.")
     upload_dir: str | None = Field(default=None, description=(
         "The only folder upload actions take files from (default: the session folder's uploads/)."))
-    screenshot: Literal["path", "base64"] = "path"
+    screenshot: Literal["base64", "path"] = Field(default="base64", description=(
+        "How observation.json carries the screenshot: in base64, as the seed's does (default), or as the relative "
+        "path of its file in screenshots/ (`studio pilot --screenshot path`); the file is written either way."))
 
 
 class PilotReport(BaseModel):
@@ -90,9 +93,9 @@ class PilotEvent:
     data: Any
 
 
-async def _whole(path: Path, text: str) -> str:
-    """The action file's text once whole: a file that is not valid JSON yet may still be being written through the
-    descriptor its writer opened (a writer that writes in pieces); it is read again once unchanged for QUIET_S."""
+async def _whole(files: SessionFolder, kept: Path, text: str) -> str:
+    """The action file's text once whole: a file that is not valid JSON yet may still be being written (a writer that
+    writes in pieces); it is read again once unchanged for QUIET_S (at most 2 s)."""
     try:
         json.loads(text)
         return text
@@ -100,11 +103,25 @@ async def _whole(path: Path, text: str) -> str:
         pass
     deadline = time.monotonic() + 2.0
     while time.monotonic() < deadline:
-        age = time.time() - path.stat().st_mtime
+        try:
+            age = time.time() - files.action_file.stat().st_mtime
+        except OSError:
+            break
         if age >= QUIET_S:
             break
         await asyncio.sleep(QUIET_S - age)
-    return read_action_text(path)
+    return files.read_again(kept)
+
+
+def repetition_error(outcomes: list[dict[str, Any]]) -> str | None:
+    """The observation's error when actions of the batch were not run as repetitions (the seed throws at the third
+    identical action in a row): the first refusal's sentence, and how many more there were."""
+    refused = [str(outcome.get("error") or "") for outcome in outcomes if outcome.get("refused")]
+    if not refused:
+        return None
+    more = len(refused) - 1
+    return refused[0] + (f" {plural(more, 'more identical action')} after it {agree(more, 'was', 'were')} refused "
+                         "too." if more else "")
 
 
 class PilotSession:
@@ -198,7 +215,7 @@ class PilotSession:
             while self._end_reason is None:
                 await self._wake.wait()
                 self._wake.clear()
-                while self._end_reason is None and not self.taken_over and self.files.action_file.exists():
+                while self._end_reason is None and not self.taken_over and self.files.has_new_action_file():
                     await self._consume()
         except RaceError as error:
             if error.kind != "context_closed":
@@ -232,7 +249,7 @@ class PilotSession:
         text, kept = taken
         self._set_status("RUNNING")
         try:
-            text = await _whole(kept, text)
+            text = await _whole(self.files, kept, text)
             batch = parse_action_file(text)
         except (ActionFileError, ActionFileRefused) as error:
             self._emit("error", str(error))
@@ -243,7 +260,7 @@ class PilotSession:
         last_batch = await self._run_batch(batch)
         if batch.done and self._end_reason is None:
             self._end_reason = "done"
-        await self._observe(last_batch=last_batch)
+        await self._observe(last_batch=last_batch, error=repetition_error(last_batch["outcomes"]))
         if self._end_reason is None:
             self._set_status("WAITING_FOR_AI")
 
@@ -272,9 +289,9 @@ class PilotSession:
                 "failedAt": failed_at, "stoppedEarly": len(outcomes) < len(batch.actions)}
 
     def _count(self, outcome: ActionOutcome) -> None:
-        if outcome.refused:
+        if outcome.refused:  # the observation's error says it (repetition_error); the listener hears it as a warning
             self.refused += 1
-            self._warn(outcome.error or "An action was refused as a repetition.")
+            self._emit("warning", outcome.error or "An action was refused as a repetition.")
             return
         self.executed += 1
         self.failed += not outcome.ok

@@ -1,4 +1,9 @@
-"""A verify action's expectations, checked against the page until they hold or time runs out."""
+"""A verify action's expectations, checked against the page until they hold or time runs out.
+
+A 'text' expectation compares the text a person reads: the rendered text (innerText, so a heading upper-cased by CSS
+text-transform reads "STEP 1 OF 3"), whitespace collapsed, in any letter case — "Step 1 of 3" matches it — unless the
+expectation says `caseSensitive: true`.
+"""
 
 from __future__ import annotations
 
@@ -30,6 +35,25 @@ async def _inner_text(driver: PageDriver, selector: str) -> str:
     return str(text)
 
 
+def reads_as(shown: str, expected: str, case_sensitive: bool = False) -> bool:
+    """Whether `shown` contains `expected` as a person reads them: whitespace collapsed, letter case ignored unless
+    `case_sensitive` (casefold: "STRASSE" reads as "Straße")."""
+    seen, wanted = " ".join(shown.split()), " ".join(expected.split())
+    if not case_sensitive:
+        seen, wanted = seen.casefold(), wanted.casefold()
+    return wanted in seen
+
+
+def _text_check(shown: str, expectation: Expectation, seen: str) -> tuple[bool, str]:
+    """A text expectation against the text shown; `seen` says what was there, and why a case-sensitive one missed."""
+    value = expectation.value or ""
+    if reads_as(shown, value, expectation.caseSensitive):
+        return True, seen
+    if expectation.caseSensitive and reads_as(shown, value):
+        seen += " (the same words in another letter case: leave out caseSensitive to match them)"
+    return False, seen
+
+
 async def check(driver: PageDriver, expectation: Expectation) -> tuple[bool, str]:
     """Whether the expectation holds now, and what was seen (for the message when it does not)."""
     kind, selector, value = expectation.type, expectation.selector, expectation.value or ""
@@ -40,7 +64,7 @@ async def check(driver: PageDriver, expectation: Expectation) -> tuple[bool, str
         return value in title, f"the title is {title!r}"
     if kind == "text" and not selector:
         text = await _inner_text(driver, "body")
-        return value in text, f"the page's text does not contain it (it starts: {_short(text)!r})"
+        return _text_check(text, expectation, f"the page's text does not contain it (it starts: {_short(text)!r})")
     assert selector is not None
     # Counted over every match: None (not 0) when the selector cannot be read, so a malformed one never passes as
     # "hidden" or as a count of 0.
@@ -57,12 +81,13 @@ async def check(driver: PageDriver, expectation: Expectation) -> tuple[bool, str
     if kind == "hidden":
         return not visible, f"{selector!r} is visible"
     text = await _inner_text(driver, selector)
-    return value in text, f"{selector!r} shows {_short(text)!r}"
+    return _text_check(text, expectation, f"{selector!r} shows {_short(text)!r}")
 
 
 def describe(expectation: Expectation) -> str:
     """The expectation as a phrase: "text 'Saved' in #status"."""
     what = expectation.type + (f" {expectation.value!r}" if expectation.value is not None else "")
+    what += " (case-sensitive)" if expectation.caseSensitive else ""
     return what + (f" of {expectation.selector!r}" if expectation.selector else "")
 
 

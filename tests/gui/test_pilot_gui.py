@@ -98,7 +98,8 @@ def test_an_outside_ai_drives_the_live_page_and_the_tester_takes_over(qloop, dem
             await until(lambda: "/privacy" in session.page.url, timeout=30, what="the tester's click")
             assert (folder / "action.json").is_file()  # not read while taken over
             panel.take_over.click()  # hand back
-            await until(lambda: not (folder / "action.json").is_file(), timeout=30, what="the waiting file read")
+            await until(lambda: (folder / "actions" / "0006-action.json").is_file(), timeout=30,
+                        what="the waiting file read")  # read where it is: action.json stays until the next one
             await until(lambda: any(r[0] == "tester" for r in rows(panel)), timeout=30, what="the tester's action")
             mine = [a for a in observation(folder)["previousActions"] if a.get("by") == "tester"]
             assert mine and mine[0]["action"] == "click"

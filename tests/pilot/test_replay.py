@@ -46,7 +46,7 @@ async def record_sign_in_and_wizard(page, driver, demo, sessions: Path) -> Path:
     await session.hand_back([{"action": "click", "selector": "a[href='/disputes']", "description": "the tester"},
                              {"action": "type", "selector": "#notes", "description": "typed a note"}])
     await observation(folder, 4)
-    wizard = await act(folder, 5, {"actions": [
+    wizard = await act(folder, 5, {"stopOnError": True, "actions": [
         {"action": "select", "selector": "#account", "value": "acct-1190"},
         {"action": "click", "selector": "input[value='paid-off']"},
         {"action": "click", "selector": "#no-such-button"},
