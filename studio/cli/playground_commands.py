@@ -5,7 +5,10 @@ codes: 0 completed, 1 failed, 2 bad input, 3 paused with questions (JSON on stdo
 4 stopped early (budget exhausted or cancelled), 5 the job runs in another process, 6 finished with nothing (a
 preflight that found no control, a New Suite or New Cases that wrote no case: what it tried and why, each reason
 with its next step, on stderr, and with --json as `outcome: "nothing"` with `tried` and `reasons`). Progress events
-go to stderr as JSON lines unless --quiet.
+go to stderr as JSON lines unless --quiet. With --json every ending prints JSON on stdout: a completed preflight its
+context_collection; every other ending the seed's `{"output", "context_collection"}`, where a job that did not
+complete (failed, bad input, busy, stopped, paused) says how it ended and why in `output` (outcome, status,
+exit_code, error, summary) and the error is also in context_collection.evidence.notes (and auth_state.blockers).
 """
 
 from __future__ import annotations
@@ -115,7 +118,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     preflight.add_argument("--request", default="", metavar="TEXT",
                            help='what the tests are for, e.g. "create test cases for the disputes wizard"')
     preflight.add_argument("--json", action="store_true", help="print the context_collection as JSON when completed "
-                                                               "(its findings are the suspected defects)")
+                           "(its findings are the suspected defects); any other ending prints {\"output\": how it "
+                           "ended and why (outcome, error, exit_code), \"context_collection\": ...}")
     _common(preflight)
     preflight.set_defaults(handler=_preflight)
 
@@ -134,6 +138,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         agent.add_argument("--area", metavar="TEXT", help='the area to work on, e.g. "disputes wizard"')
         agent.add_argument("--cases", metavar="IDS", help="comma-separated test case ids (for edit)")
         agent.add_argument("--json", action="store_true", help='print {"output": the result, "context_collection": '
-                           '...} as JSON when the job ends')
+                           '...} as JSON however the job ends (a failure too: output.outcome, output.error, '
+                           'output.exit_code)')
         _common(agent)
         agent.set_defaults(handler=_playground)

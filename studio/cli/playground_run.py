@@ -77,7 +77,8 @@ class JobCommand:
 
 
 def run(cmd: JobCommand) -> int:
-    """Run the command to its exit code; every expected problem is a sentence on stderr, never a traceback."""
+    """Run the command to its exit code; every expected problem is a sentence on stderr, never a traceback, and with
+    --json every ending prints its JSON on stdout (job_report)."""
     try:
         answers = load_answers(cmd.answers_file) if cmd.answers_file else {}
         url = _normalized(cmd.url, cmd.allow_file_urls) if cmd.url else None
@@ -86,7 +87,8 @@ def run(cmd: JobCommand) -> int:
                           f"--url URL, or run `studio preflight URL --project {cmd.project}` first.")
         project = ProjectFile.open_or_create(cmd.project)
     except (AnswersFileError, ProjectError, Refused) as error:
-        return _refuse(error)
+        return _refuse(cmd, error)
+    stored: JobRecord | None = None
     try:
         try:
             url = url or last_base_url(project)
@@ -96,35 +98,57 @@ def run(cmd: JobCommand) -> int:
             if stored is not None and (holder := project.leases.holder(stored.id)) is not None:
                 raise JobLocked(holder)
         except Refused as error:
-            return _refuse(error)
+            return _refuse(cmd, error)
         except JobLocked as error:
-            return _busy(error)
+            return _busy(cmd, error, stored)
         if stored is not None and stored.status == "paused" and not any(q.key in answers for q in stored.pending):
             return job_report.report(cmd, stored, unanswered_in=cmd.answers_file)  # no browser needed to say so
         _say_interrupted(cmd, [job for job in interrupted if stored is None or job.id != stored.id], stored)
+        seen: list[str] = []  # the ids of the jobs this run worked on, from their events
         try:
-            job = asyncio.run(_drive(cmd, project, url, answers, stored))
+            job = _run_job(cmd, project, url, answers, stored, seen)
         except JobLocked as error:
-            return _busy(error)
+            return _busy(cmd, error, stored)
         except Stopped as stopped:
-            print(f"Stopped by {stopped}; the job was recorded as cancelled and what it found is kept in "
-                  f"{cmd.project}.", file=sys.stderr)
-            return INTERRUPTED_BY.get(stopped.signum, FAILED)
+            sentence = (f"Stopped by {stopped}; the job was recorded as cancelled and what it found is kept in "
+                        f"{cmd.project}.")
+            return job_report.ended(cmd, INTERRUPTED_BY.get(stopped.signum, FAILED), sentence,
+                                    _worked_on(project, seen, stored), outcome="cancelled", said=sentence)
         except BrowserError as error:  # the browser did not start: no job ran
-            print(f"error: {error}", file=sys.stderr)
-            return FAILED
+            return job_report.ended(cmd, FAILED, str(error), stored)
+        except Exception as error:  # an engine bug outside the job must not end in a traceback; the log has it
+            log.exception("studio %s failed", cmd.kind)
+            return job_report.ended(cmd, FAILED, f"The command failed unexpectedly ({type(error).__name__}: "
+                                                 f"{first_line(error)}); see the log for details, then run it again.",
+                                    _worked_on(project, seen, stored))
         if job is None:
-            print("error: the job ended before it started; see the log (studio -v ...) for details.", file=sys.stderr)
-            return FAILED
+            return job_report.ended(cmd, FAILED, "The job ended before it started; see the log (studio -v ...) for "
+                                                 "details.", stored)
         return job_report.report(cmd, job, asked_again=_asked_again(job, answers))
     finally:
         project.close()
 
 
+def _worked_on(project: ProjectFile, seen: list[str], stored: JobRecord | None) -> JobRecord | None:
+    """The job this run worked on, as the project has it now (None when no job had started)."""
+    job_id = seen[-1] if seen else stored.id if stored is not None else None
+    return project.jobs.get(job_id) if job_id is not None else None
+
+
+def _run_job(cmd: JobCommand, project: ProjectFile, url: str, answers: dict[str, str], stored: JobRecord | None,
+             seen: list[str]) -> JobRecord | None:
+    """The job driven to its end on its own event loop; Ctrl+C is a Stopped as SIGTERM is."""
+    try:
+        return asyncio.run(_drive(cmd, project, url, answers, stored, seen))
+    except KeyboardInterrupt:
+        raise Stopped(signal.SIGINT) from None
+
+
 async def _drive(cmd: JobCommand, project: ProjectFile, url: str, answers: dict[str, str],
-                 stored: JobRecord | None) -> JobRecord | None:
+                 stored: JobRecord | None, seen: list[str]) -> JobRecord | None:
     runtime = EngineRuntime(load_settings(), project, budget_limits=cmd.limits)
     runtime.try_forms = cmd.try_forms
+    runtime.bus.subscribe(lambda event: seen.append(event.job_id), JobEvent)
     if not cmd.quiet:
         runtime.bus.subscribe(_write_jsonl, JobEvent)
     main = asyncio.current_task()
@@ -230,14 +254,12 @@ def _write_jsonl(event: EngineEvent) -> None:
     sys.stderr.flush()
 
 
-def _refuse(error: Exception) -> int:
-    print(f"error: {error}", file=sys.stderr)
-    return BAD_INPUT
+def _refuse(cmd: JobCommand, error: Exception) -> int:
+    return job_report.ended(cmd, BAD_INPUT, str(error), outcome="refused")
 
 
-def _busy(error: JobLocked) -> int:
-    print(f"error: {error}", file=sys.stderr)
-    return BUSY
+def _busy(cmd: JobCommand, error: JobLocked, stored: JobRecord | None) -> int:
+    return job_report.ended(cmd, BUSY, str(error), stored, outcome="busy")
 
 
 def _say_interrupted(cmd: JobCommand, interrupted: list[JobRecord], resuming: JobRecord | None) -> None:

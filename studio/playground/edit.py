@@ -3,7 +3,8 @@ each edit with a before/after summary and its reasons; everything else untouched
 
 Fixes are grounded in this preflight's catalogues: a moved entry point is followed, a renamed control is
 replaced by its closest counterpart on the page, a new required field is filled; what cannot be fixed is
-marked stale with the reason.
+marked stale with the reason. An edited case's own words follow what the edit changed: expected results, preconditions
+and step descriptions that name a moved route, a renamed page or a renamed control say the new one (renames.py).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from urllib.parse import urlsplit
 
 from studio.models.catalog import CatalogElement, FormField, PageCatalog
 from studio.models.testcase import CaseEdit, CaseStep, TestCase
-from studio.playground.grounding import base_path, fill, field_specs
+from studio.playground.grounding import base_path, field_specs, fill
 from studio.playground.main_job import MainJob
+from studio.playground.renames import Rename, renamed, reword_case, route_moved
 from studio.preflight.changes import entry_path
 
 SIMILAR_ENOUGH = 0.6
@@ -95,6 +97,40 @@ def _replacement(step: CaseStep, elements: list[CatalogElement | FormField], bef
     return scored[0][1] if scored and scored[0][0] >= SIMILAR_ENOUGH else None
 
 
+def _heading_before(main: MainJob, case: TestCase, path: str) -> str | None:
+    """What the page at `path` was called (its heading) when an earlier job of the project catalogued it."""
+    project = main.run.project
+    if project is None:
+        return None
+    jobs = [case.grounding.preflight_job_id] + [j.id for j in reversed(project.jobs.all()) if j.id != main.job.id]
+    for job_id in dict.fromkeys(j for j in jobs if j and j != main.job.id):
+        for catalog in project.jobs.catalogs(job_id):
+            if catalog.path == path and catalog.heading:
+                return catalog.heading
+    return None
+
+
+def _heading_now(main: MainJob, path: str) -> str | None:
+    return next((c.heading for c in main.catalogs if c.path == path and c.heading), None)
+
+
+def _moved_renames(main: MainJob, case: TestCase, moved: dict[str, str]) -> list[Rename | None]:
+    """The routes this preflight found moved, and the pages that changed their name with the move."""
+    renames: list[Rename | None] = []
+    for old, new in moved.items():
+        renames += [route_moved(old, new), renamed(_heading_before(main, case, old), _heading_now(main, new))]
+    return renames
+
+
+def _expect_moved(case: TestCase, moved: dict[str, str], reasons: list[str]) -> None:
+    """A check of the address that names a moved route now expects where the app lands (the old one redirects)."""
+    for step in case.steps:
+        path = urlsplit(step.url or "").path
+        if step.action == "expect_url" and step.url and not urlsplit(step.url).netloc and path in moved:
+            step.url = step.url.replace(path, moved[path], 1)
+            reasons.append(f"It now expects {moved[path]} where it expected {path}.")
+
+
 def _details(main: MainJob, case_id: str | None = None) -> list[dict]:
     """The preflight's structured change details (job state), for one case or all."""
     found = main.job.state.get("change_details") or []
@@ -122,17 +158,23 @@ def edit_case(main: MainJob, case: TestCase) -> tuple[TestCase, list[str]]:
             after.status = "stale"
             reasons.append(f"Marked stale: {change.evidence}")
     catalogs = _page_catalogs(main, path)
+    moved = {d["old"]: d["new"] for d in _details(main) if d["type"] == "entry_point_redirected"}
+    renames: list[Rename | None] = []
     if catalogs:
-        moved = {d["old"]: d["new"] for d in _details(main) if d["type"] == "entry_point_redirected"}
-        _fix_elements(main, after, catalogs, reasons, moved)
+        _fix_elements(main, after, catalogs, reasons, moved, renames)
         _fix_fields(main, after, catalogs, reasons)
+    if reasons:  # an edited case: its words follow what changed; a case needing no change keeps every word
+        _expect_moved(after, moved, reasons)
+        reworded = reword_case(after, [*_moved_renames(main, case, moved), *renames])
+        if reworded:
+            reasons.append(f"Its wording follows: {', '.join(r.said() for r in reworded)}.")
     if after.status == "stale" and not any(r.startswith("Marked stale") for r in reasons) and reasons:
         after.status = case.status
     return after, reasons
 
 
 def _fix_elements(main: MainJob, case: TestCase, catalogs: list[PageCatalog], reasons: list[str],
-                  moved: dict[str, str]) -> None:
+                  moved: dict[str, str], renames: list[Rename | None]) -> None:
     elements = _elements(catalogs)
     known = {e.locator.python() for e in elements if e.locator is not None}
     for step in case.steps:
@@ -150,7 +192,9 @@ def _fix_elements(main: MainJob, case: TestCase, catalogs: list[PageCatalog], re
             return
         old_label = _step_name(step)
         step.locator = new.locator
-        step.target = _name(new)
+        if not (old_label and old_label in step.target):  # else the rewording renames it in the target's words
+            step.target = _name(new)
+        renames.append(renamed(old_label, _name(new)))
         reasons.append(f"'{old_label}' is now '{_name(new)}' ({new.locator.python()}).")
 
 

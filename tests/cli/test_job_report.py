@@ -61,3 +61,30 @@ def test_a_job_that_finished_with_nothing_exits_6_and_says_why(capsys):
     assert "error: Preflight finished with nothing (job j1): it found no control." in captured.err
     assert "  - No page it opened had a control.\n      next: Open it in the live view." in captured.err
     assert "2 suspected defects" in captured.err
+
+
+def test_a_job_that_failed_or_stopped_prints_the_agent_response_with_why(capsys):
+    """A crash inside the job (the runner records its sentence) and a cancel: --json still prints the seed's
+    {output, context_collection}, with the error in output and in the context's notes, and the exit code stays."""
+    crash = ("The job failed unexpectedly (KeyError: 'form'). What it found so far is kept in the project; see the "
+             "log for details, then start the job again.")
+    job = record("new_test_case", {"cases": ["tc-1"], "summary": crash}).model_copy(
+        update={"status": "failed", "message": crash})
+    assert job_report.report(command("new_test_case", as_json=True), job) == job_report.FAILED == 1
+    captured = capsys.readouterr()
+    reply = json.loads(captured.out)
+    assert set(reply) == {"output", "context_collection"}
+    output = reply["output"]
+    assert (output["outcome"], output["status"], output["error"], output["exit_code"]) == ("failed", "failed", crash, 1)
+    assert output["cases"] == ["tc-1"] and output["edits"] == [] and output["job_id"] == "j1"  # what it made is kept
+    assert crash in reply["context_collection"]["auth_state"]["blockers"]
+    assert crash in reply["context_collection"]["evidence"]["notes"]
+    assert f"error: New test cases failed (job j1): {crash}" in captured.err
+
+    cancelled = record().model_copy(update={"status": "cancelled", "message": "Cancelled by the tester."})
+    assert job_report.report(command(as_json=True), cancelled) == job_report.STOPPED
+    reply = json.loads(capsys.readouterr().out)
+    assert reply["output"]["outcome"] == "cancelled" and reply["output"]["error"] == "Cancelled by the tester."
+    assert "cases" not in reply["output"]  # a preflight's output carries no agent result
+    assert reply["context_collection"]["auth_state"]["blockers"] == []  # stopped, not blocked
+    assert set(reply["context_collection"]) == set(ContextCollection.model_fields)
