@@ -18,7 +18,7 @@ the page where a successful run ended.
 from __future__ import annotations
 
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from studio.scenarios.metrics import (
@@ -81,10 +81,6 @@ def transition_optimality(end: dict[str, Any], edges: Iterable[Edge]) -> float |
     return path_optimality(best, taken)
 
 
-# The name the studio's scenario views call (studio/ui/scenario_results.py, scenario_front.py): transition optimality.
-run_optimality = transition_optimality
-
-
 def _task(end: dict[str, Any]) -> tuple[Any, ...] | None:
     """What a successful run set out to do: its scenario, start page, goal page and whether it began signed in."""
     pages = end.get("urlHistory") or []
@@ -121,6 +117,23 @@ def path_optimality_of(end: dict[str, Any], edges: Iterable[Edge],
     if best is not None and steps == 0:
         return 1.0
     return path_optimality(best, steps)
+
+
+def run_metrics(end: dict[str, Any], edges: Collection[Edge], runs: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    """One run's metrics from its scenario_end record, as the Scenarios workspace shows them: the seed's `entropy`,
+    `backtracks` and `optimality` with the `shortestPathSteps` it divides, then the studio's `pageBacktracks` and
+    `transitionOptimality` with the `shortestTransitions` and `transitions` it divides (None where unknown)."""
+    history = end.get("urlHistory") or []
+    pages = visits(history)
+    passed = end.get("status") == "success" and bool(pages)
+    runs = list(runs)
+    return {"entropy": click_entropy(end.get("clicks") or []), "backtracks": backtracks(history),
+            "optimality": path_optimality_of(end, edges, runs),
+            "shortestPathSteps": shortest_path_steps(end, edges, runs), "steps": int(end.get("steps", 0) or 0),
+            "pageBacktracks": page_backtracks(history),
+            "transitionOptimality": transition_optimality(end, edges),
+            "shortestTransitions": shortest(edges, pages[0], pages[-1]) if passed else None,
+            "transitions": max(0, len(pages) - 1)}
 
 
 def navigation_edges(ends: Iterable[dict[str, Any]], graph: Iterable[Edge] = ()) -> set[Edge]:

@@ -1,13 +1,13 @@
 """The goal scenarios' charts (pyqtgraph): the path tree of a scenario across its runs — pages as nodes by distance
 from the start, transitions as edges as thick as they are frequent, the shortest path to the goal green, steps back
 red and dashed; click a page to see its visits and the runs that passed it — and the metric trends across runs
-(pass rate and path optimality on a 0–1 axis, median steps on an axis of its own, so that no series lies flat on
-another's scale).
+(pass rate, seed 004's optimality and, dashed beside it, the studio's transition optimality on a 0–1 axis, median
+steps on an axis of its own, so that no series lies flat on another's scale).
 
-A shorter route no run took (the one path optimality is measured against) is drawn dotted and curved above the
-columns it skips: drawn straight it would lie on the taken edges of the same row and be invisible. Both charts keep
-their plot items and update them in place (setData), never rebuilding the widgets; pyqtgraph's auto-range "A" button
-is hidden (the charts set their own ranges)."""
+A shorter route no run took (the page route both optimalities are measured against) is drawn dotted and curved
+above the columns it skips: drawn straight it would lie on the taken edges of the same row and be invisible. Both
+charts keep their plot items and update them in place (setData), never rebuilding the widgets; pyqtgraph's
+auto-range "A" button is hidden (the charts set their own ranges)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPen
 
 from studio.scenarios.paths import PathTree, path_tree
+from studio.ui.scenario_metric_words import OPTIMALITY_TIP, TRANSITION_TIP
 
 BEST, BACK, PLAIN = "#16a34a", "#dc2626", "#94a3b8"
 NODE, GOAL = "#e2e8f0", "#bbf7d0"
@@ -116,12 +117,17 @@ class PathTreeChart(pg.PlotWidget):
 
 
 class MetricTrends(pg.PlotWidget):
-    """Pass rate and median path optimality (left axis, 0–1) and median steps (right axis, its own scale) of a
-    scenario across the project's runs."""
+    """Pass rate, median optimality (the seed's) and median transition optimality (the studio's, dashed) on the
+    left axis, 0–1, and median steps (right axis, its own scale) of a scenario across the project's runs."""
 
-    SERIES = (("passRate", "Pass rate", "#16a34a"), ("medianOptimality", "Path optimality (left, 0–1)", "#ea580c"),
+    SERIES = (("passRate", "Pass rate", "#16a34a"), ("medianOptimality", "Optimality (left, 0–1)", "#ea580c"),
+              ("medianTransitionOptimality", "Transition optimality (left, dashed)", "#9333ea"),
               ("medianSteps", "Median steps (right axis)", "#2563eb"))
     RIGHT = "medianSteps"  # the one series counted in steps, not a share
+    DASHED = "medianTransitionOptimality"  # the studio's measure, drawn apart from the seed's
+    TIP = ("Per run of the project, oldest first: the share of its runs that passed; the median of the seed's "
+           f"optimality — {OPTIMALITY_TIP}; the median of the studio's transition optimality (dashed) — "
+           f"{TRANSITION_TIP}; and the median steps, read on the right axis.")
     TOP = 1.08  # the rates' axis top: a little over 1, so that a line at 1 is not on the frame
 
     @classmethod
@@ -151,8 +157,10 @@ class MetricTrends(pg.PlotWidget):
         self.steps_box.setXLink(plot)
         plot.vb.sigResized.connect(self._fit_steps_box)
         self.lines: dict[str, pg.PlotDataItem] = {}
+        self.setToolTip(self.TIP)
         for key, title, colour in self.SERIES:
-            line = pg.PlotDataItem([], [], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
+            style = Qt.PenStyle.DashLine if key == self.DASHED else Qt.PenStyle.SolidLine
+            line = pg.PlotDataItem([], [], pen=pg.mkPen(colour, width=2, style=style), symbol="o", symbolSize=6,
                                    symbolBrush=colour, name=title)
             if key == self.RIGHT:
                 self.steps_box.addItem(line)

@@ -13,8 +13,15 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QVBoxLayout, QWidget
 
 from studio.app.scenario_service import ScenarioFile, ScenarioService
 from studio.scenarios.job import ScenarioRunOutcome
-from studio.scenarios.summary import navigation_edges, run_optimality, scenario_metrics, shortest_path
+from studio.scenarios.summary import navigation_edges, run_metrics, scenario_metrics, shortest_path
 from studio.ui.scenario_charts import MetricTrends, PathTreeChart
+from studio.ui.scenario_metric_words import (
+    OPTIMALITY_TIP,
+    TRANSITION_TIP,
+    number,
+    optimality_fraction,
+    transition_fraction,
+)
 from studio.ui.scenario_panel import ScenarioPanel, counted, finished_text
 from studio.ui.scenario_results import ResultsPanel
 from studio.ui.workspaces import RIGHT, WIDE_SIDE_WIDTH, Workspace, place_tabs
@@ -37,6 +44,10 @@ SCENARIOS = Workspace("Scenarios", ("scenarios", "scenario_results", "scenario_p
                                   "results, steps and path trees")
 
 
+ROUTE_TIP = (f"{OPTIMALITY_TIP}.\n{TRANSITION_TIP}.\nBoth measure against the shortest page route: the crawl's "
+             "and every run's page transitions.")
+
+
 class PathsPanel(QWidget):
     """The path tree and the metric trends of the scenario selected in the results or in the Scenarios list."""
 
@@ -50,9 +61,11 @@ class PathsPanel(QWidget):
         self.route = QLabel("", self)
         self.route.setAccessibleName("Shortest route")
         self.route.setWordWrap(True)
+        self.route.setToolTip(ROUTE_TIP)
         self.tree = PathTreeChart(self)
-        self.tree.setToolTip("Green: the shortest route to the goal (dotted where no run took it); red dashed: a "
-                             "step back; thicker: taken more often. Click a page for its visits.")
+        self.tree.setToolTip("Green: the shortest page route to the goal (dotted where no run took it), what "
+                             "both optimalities measure against; red dashed: a step back (to a page as near the start, "
+                             "or nearer); thicker: taken more often. Click a page for its visits.")
         self.page_label = QLabel("Click a page in the tree to see its visits.", self)
         self.page_label.setWordWrap(True)
         self.page_label.setAccessibleName("Page details")
@@ -65,6 +78,7 @@ class PathsPanel(QWidget):
         self.trends_key = QLabel(MetricTrends.key_html(), self)
         self.trends_key.setAccessibleName("Metric trends key")
         self.trends_key.setWordWrap(True)
+        self.trends_key.setToolTip(MetricTrends.TIP)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(self.title)
@@ -102,7 +116,7 @@ class PathsPanel(QWidget):
     def show_scenario(self, scenario_id: str) -> None:
         self.scenario_id = scenario_id
         ends = self.service.ends(scenario_id)
-        # The graph the results' optimality is measured on: the crawl and every run's transitions, of every
+        # The graph the results' optimalities are measured on: the crawl and every run's transitions, of every
         # scenario (a shortcut another scenario took is a shorter route for this one too).
         edges = navigation_edges((end for _run, end in self.service.ends()), self.service.graph())
         self.tree.show_runs([end for _run, end in ends], edges)
@@ -118,18 +132,21 @@ class PathsPanel(QWidget):
         self.title.setText(f"<b>{scenario_id}</b>: {counted(len(ends), 'run')} in this project.")
         self.route.setText(self.route_text(ends, edges))
 
-    @staticmethod
-    def route_text(ends: list[tuple[str, dict]], edges: set[tuple[str, str]]) -> str:
-        """The shortest route the newest successful run's optimality was measured against, in words."""
-        for _run, end in reversed(ends):
-            optimality = run_optimality(end, edges)
+    def route_text(self, ends: list[tuple[str, dict]], edges: set[tuple[str, str]]) -> str:
+        """The shortest page route the newest successful run was measured against, in words, with its seed's
+        optimality (against the passing runs of the same task in its run, as Scenario Results shows it) and the
+        studio's transition optimality beside it."""
+        for run_id, end in reversed(ends):
             history = end.get("urlHistory") or []
-            if optimality is None or not history:
+            route = shortest_path(edges, history[0], history[-1]) if history else None
+            if end.get("status") != "success" or route is None:
                 continue
-            route = shortest_path(edges, history[0], history[-1]) or []
-            steps = counted(len(route) - 1, "step")
-            return (f"<span style='color:#16a34a'>Shortest route</span>: {' → '.join(route)} ({steps}); the "
-                    f"newest passing run's optimality {optimality:.2f}.")
+            metrics = run_metrics(end, edges, self.service.records(run_id, "scenario_end"))
+            transitions = counted(len(route) - 1, "page transition")
+            return (f"<span style='color:#16a34a'>Shortest route</span>: {' → '.join(route)} ({transitions}). "
+                    f"The newest passing run: optimality {number(metrics['optimality'])} "
+                    f"({optimality_fraction(metrics)}); transition optimality "
+                    f"{number(metrics['transitionOptimality'])} ({transition_fraction(metrics)}).")
         return "No run reached the goal yet, so there is no route to measure against."
 
 

@@ -1,8 +1,13 @@
 """The Scenario Results dock: a run of the project (the running one fills in live), its results table — a row per
-scenario with status, steps, duration and path optimality, the reason a scenario failed on a line under its name
-(where it is read first, never in a column scrolled off to the right; the whole table fits the dock's width) — and
-the steps of the selected scenario, whose screenshots replay beside them (double-click: full size). Open Report
-opens the run's HTML report."""
+scenario with status, steps, duration and seed 004's optimality (shortest_path_steps / actual_steps), the reason a
+scenario failed on a line under its name (where it is read first, never in a column scrolled off to the right; the
+whole table fits the dock's width) — the selected run's metrics on a line under the table (the seed's entropy,
+backtracks and optimality, the studio's page backtracks and transition optimality beside them, each explained in its
+tooltip) and its steps, whose screenshots replay beside them (double-click: full size). Open Report opens the run's
+HTML report.
+
+The studio's measures are on the line, not in columns: at 1366×768 the dock is 420 px wide, and a column more would
+leave the scenario's name and its reason a quarter of the table."""
 
 from __future__ import annotations
 
@@ -29,10 +34,28 @@ from PySide6.QtWidgets import (
 )
 
 from studio.app.scenario_service import ScenarioService
-from studio.scenarios.summary import navigation_edges, run_optimality
+from studio.scenarios.summary import navigation_edges, run_metrics
+from studio.ui.scenario_metric_words import (
+    OPTIMALITY_TIP,
+    TRANSITION_TIP,
+    number,
+    optimality_fraction,
+    run_metrics_text,
+    run_metrics_tip,
+    transition_fraction,
+)
 from studio.ui.scenario_panel import counted
 
 COLUMNS = ("Scenario", "Status", "Steps", "Time", "Optimality")
+OPTIMALITY = COLUMNS.index("Optimality")  # the seed's, under the seed's name
+COLUMN_TIPS = (
+    "The scenario, and why it did not pass on the line under it",
+    "The run's status (seed 004's scenario_end.status)",
+    "Steps the agent took (scenario_end.steps)",
+    "How long the run took (scenario_end.duration)",
+    f"{OPTIMALITY_TIP}. The studio's transition optimality is on the line under the table",
+)
+NO_RUN_METRICS = "Select a scenario to see its run's metrics."
 STATUS_COLOURS = {"success": "#16a34a", "failure": "#dc2626", "error": "#b45309"}
 SHOT_ROLE = Qt.ItemDataRole.UserRole + 2
 ID_ROLE = Qt.ItemDataRole.UserRole + 3  # the scenario id of a results row (its first cell also holds the reason)
@@ -79,7 +102,10 @@ class ResultsPanel(QWidget):
         self.summary.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setAccessibleName("Scenario results")
-        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        for column, (title, tip) in enumerate(zip(COLUMNS, COLUMN_TIPS, strict=True)):
+            header_item = QTableWidgetItem(title)
+            header_item.setToolTip(tip)
+            self.table.setHorizontalHeaderItem(column, header_item)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
@@ -94,6 +120,10 @@ class ResultsPanel(QWidget):
         header.setStretchLastSection(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.itemSelectionChanged.connect(self._row_selected)
+        self.row_metrics: list[dict[str, Any]] = []  # summary.run_metrics of each row's run
+        self.metrics = QLabel(NO_RUN_METRICS, self)
+        self.metrics.setAccessibleName("Run metrics")
+        self.metrics.setWordWrap(True)
         self.steps = QTreeWidget(self)
         self.steps.setAccessibleName("Scenario steps")
         self.steps.setHeaderLabels(["#", "Action", "Target", "Page"])
@@ -113,7 +143,12 @@ class ResultsPanel(QWidget):
         top.addWidget(self.report_button)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.table)
-        split.addWidget(self.steps)
+        below = QWidget(self)  # the run's metrics stay above its steps, never dragged out of sight
+        run_box = QVBoxLayout(below)
+        run_box.setContentsMargins(0, 0, 0, 0)
+        run_box.addWidget(self.metrics)
+        run_box.addWidget(self.steps, 1)
+        split.addWidget(below)
         split.addWidget(self.shot)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
@@ -147,19 +182,26 @@ class ResultsPanel(QWidget):
         chosen = self.selected_scenario()
         self.table.blockSignals(True)
         self.table.setRowCount(0)
-        for end in ends:
+        # The seed's optimality of each run against the passing runs of the same task in this run, as run_end's
+        # medianOptimality and the trend chart count it; shortest routes on the whole project's graph.
+        self.row_metrics = [run_metrics(end, edges, ends) for end in ends]
+        for end, metrics in zip(ends, self.row_metrics, strict=True):
             row = self.table.rowCount()
             self.table.insertRow(row)
-            optimality = run_optimality(end, edges)
             status, why = str(end.get("status")), str(end.get("message") or "")
             self.table.setItem(row, 0, scenario_cell(str(end.get("scenarioId")), status, why))
             values = [status, end.get("steps"), f"{float(end.get('duration') or 0):.1f} s",
-                      "–" if optimality is None else f"{optimality:.2f}"]
+                      number(metrics["optimality"])]
             for column, value in enumerate(values, start=1):
                 item = QTableWidgetItem(str(value))
                 if column == 1:
                     item.setForeground(QColor(STATUS_COLOURS.get(str(value), "#374151")))
-                item.setToolTip(why)
+                tip = why
+                if column == OPTIMALITY:
+                    tip = (f"{OPTIMALITY_TIP}: {optimality_fraction(metrics)}.\n{TRANSITION_TIP}: "
+                           f"{number(metrics['transitionOptimality'])}, {transition_fraction(metrics)}."
+                           + (f"\n{why}" if why else ""))
+                item.setToolTip(tip)
                 self.table.setItem(row, column, item)
             if end.get("scenarioId") == chosen:
                 self.table.selectRow(row)
@@ -192,7 +234,19 @@ class ResultsPanel(QWidget):
 
     # -- steps ------------------------------------------------------------------------------------------
 
+    def selected_metrics(self) -> dict[str, Any] | None:
+        """summary.run_metrics of the selected row's run."""
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        row = rows[0].row() if rows else -1
+        return self.row_metrics[row] if 0 <= row < len(self.row_metrics) else None
+
+    def _show_metrics(self) -> None:
+        metrics = self.selected_metrics()
+        self.metrics.setText(NO_RUN_METRICS if metrics is None else run_metrics_text(metrics))
+        self.metrics.setToolTip("" if metrics is None else run_metrics_tip(metrics))
+
     def _row_selected(self) -> None:
+        self._show_metrics()
         scenario = self.selected_scenario()
         self.steps.clear()
         if scenario is None or self.run_id is None:

@@ -3,7 +3,9 @@ it goes to (the live page's origin, or the one set for the folder and remembered
 why on the line under its name, with the table fitting its dock; the progress line ends with the run's counts; the
 previous run's banner goes when the next run starts; choosing a scenario in the list shows its paths; a folder
 opened from another workspace is shown, its subfolders as groups. And the Scenario Paths charts: rates and steps on
-axes of their own, the shorter route optimality is measured against drawn where it can be seen, no stray "A" button.
+axes of their own, the shorter route the optimalities are measured against drawn where it can be seen, no stray "A"
+button; seed 004's optimality (shortest_path_steps / actual_steps) under its name in the results, the route text and
+the chart alike, the studio's transition optimality beside it under its own.
 Real window, real Chromium and the embedded demo (plus a second site, the "other" one in the live view)."""
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from studio.store.scenario_runs import ScenarioRunStore
 from studio.ui import scenario_front
 from studio.ui.scenario_front import BANNER
-from studio.ui.scenario_results import ID_ROLE, WHY_PREFIX
+from studio.ui.scenario_metric_words import TRANSITION_TIP
+from studio.ui.scenario_results import ID_ROLE, OPTIMALITY, WHY_PREFIX
 from tests.gui.support import NextSignal, close_studio, open_studio, shoot, until
 
 pytestmark = [pytest.mark.gui]
@@ -192,22 +196,52 @@ def test_the_paths_charts_show_the_shorter_route_and_keep_rates_and_steps_apart(
             window.docks["scenario_paths"].raise_()
             await until(lambda: paths.isVisible(), what="the paths dock")
 
+            # the seed's optimality in the seed's column: 13 of the 14 steps were needed (one page transition
+            # beyond the shortest route is one step too many) — not the 2 of 3 page transitions (0.67)
+            assert results.table.horizontalHeaderItem(OPTIMALITY).text() == "Optimality"
+            assert "shortest_path_steps / actual_steps" in results.table.horizontalHeaderItem(OPTIMALITY).toolTip()
+            optimality = results.table.item(0, OPTIMALITY).text()
+            assert optimality == "0.93"
+            assert "13 of its 14 steps needed" in results.table.item(0, OPTIMALITY).toolTip()
+            assert f"{TRANSITION_TIP}: 0.67" in results.table.item(0, OPTIMALITY).toolTip()
+            # the run's metrics under the table: the seed's under its names, the studio's beside them under theirs
+            # (8 steps on one page are 7 backtracks to the seed; here 5 + 3 + 2 of them, and no page left and
+            # returned to)
+            assert results.metrics.text() == ("Entropy 0.00 · Backtracks 10 · Optimality 0.93\n"
+                                              "The studio's: Page backtracks 0 · Transition optimality 0.67")
+            assert f"{TRANSITION_TIP}: 2 of its 3 page transitions needed." in results.metrics.toolTip()
+            window.docks["scenario_results"].raise_()
+            await until(lambda: results.isVisible(), what="the results dock")
+            await asyncio.sleep(0.3)  # the dock's layout settles before the picture
+            assert results.table.horizontalHeader().length() <= results.table.viewport().width() + 1  # it fits
+            shoot(results, "scenario_results_panel")
+            window.docks["scenario_paths"].raise_()
+            await until(lambda: paths.isVisible(), what="the paths dock")
+
             # the shorter route is drawn, arched above the edges it skips, and named in words
-            optimality = results.table.item(0, 4).text()
-            assert optimality == "0.67"
             drawn = dict(paths.tree.edge_items)
             shortcut = drawn[("/dashboard", "/offers/1")]
             assert paths.tree.tree.edges[("/dashboard", "/offers/1")] == 0
             assert ("/dashboard", "/offers/1") in paths.tree.tree.best
             row_y = paths.tree.positions["/dashboard"][1]
             assert max(abs(y - row_y) for y in shortcut.yData) >= 0.4  # not on the row's taken edges
-            assert "Shortest route</span>: /login → /dashboard → /offers/1 (2 steps)" in paths.route.text()
-            assert f"optimality {optimality}" in paths.route.text()
+            assert "Shortest route</span>: /login → /dashboard → /offers/1 (2 page transitions)" in paths.route.text()
+            assert (f"The newest passing run: optimality {optimality} (13 of its 14 steps needed); transition "
+                    "optimality 0.67 (2 of its 3 page transitions needed).") in paths.route.text()
+            assert TRANSITION_TIP in paths.route.toolTip()
             assert "2 runs in this project" in paths.title.text()
 
             # rates on the 0–1 axis, median steps on its own; no auto-range "A" button
             trends = paths.trends
             assert trends.values["medianSteps"] == [14.0, 14.0]
+            # the chart's optimality is the table's (the seed's); the studio's is a series of its own, dashed
+            assert trends.values["medianOptimality"] == [0.9286, 0.9286]
+            assert f"{trends.values['medianOptimality'][-1]:.2f}" == optimality
+            assert trends.values["medianTransitionOptimality"] == [0.6667, 0.6667]
+            assert trends.lines["medianTransitionOptimality"].opts["pen"].style() == Qt.PenStyle.DashLine
+            key = paths.trends_key.text()
+            assert "</span> Optimality (left, 0–1)" in key and "</span> Transition optimality (left, dashed)" in key
+            assert TRANSITION_TIP in paths.trends_key.toolTip() and TRANSITION_TIP in trends.toolTip()
             assert trends.lines["medianSteps"].getViewBox() is trends.steps_box
             assert trends.lines["passRate"].getViewBox() is trends.getViewBox()
             assert trends.getViewBox().viewRange()[1][1] <= 1.35
@@ -216,6 +250,7 @@ def test_the_paths_charts_show_the_shorter_route_and_keep_rates_and_steps_apart(
             assert trends.getPlotItem().buttonsHidden and paths.tree.getPlotItem().buttonsHidden
             await asyncio.sleep(0.3)  # the dock's layout settles before the picture
             shoot(window, "day2_paths")
+            shoot(paths, "scenario_paths_panel")
         finally:
             await close_studio(services, window)
 

@@ -16,7 +16,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
 from studio.store.scenario_runs import ScenarioRunStore
-from studio.ui.scenario_results import SHOT_ROLE
+from studio.ui.scenario_results import OPTIMALITY, SHOT_ROLE
 from studio.ui.workspaces import live_page_share
 from tests.gui.support import NextSignal, close_studio, open_studio, shoot, until
 
@@ -121,6 +121,16 @@ def test_scenarios_are_edited_run_in_the_live_view_and_their_results_charted(qlo
             assert (Path(run.folder) / "results.jsonl").is_file() and (Path(run.folder) / "index.html").is_file()
             results.table.selectRow(next(r for r in range(3) if results.table.item(r, 0).text() == "open-an-offer"))
             await until(lambda: results.steps.topLevelItemCount() >= 1, what="the steps of the selected scenario")
+            # seed 004's optimality in the Optimality column, as the run's run_end has it (one run per scenario:
+            # the median is the run's); the studio's transition optimality beside it, under its own name
+            [done] = store.records(run.id, "run_end")
+            per_scenario = done["scenarioMetrics"]
+            for row in range(3):
+                seeds = per_scenario[results.table.item(row, 0).text()]["medianOptimality"]
+                assert results.table.item(row, OPTIMALITY).text() == f"{seeds:.2f}", (row, seeds)
+            offer = per_scenario["open-an-offer"]
+            assert f"Optimality {offer['medianOptimality']:.2f}\n" in results.metrics.text(), results.metrics.text()
+            assert f"Transition optimality {offer['medianTransitionOptimality']:.2f}" in results.metrics.text()
             steps = store.records(run.id, "step")
             assert results.steps.topLevelItemCount() >= len([s for s in steps if s["scenarioId"] == "open-an-offer"])
             first = results.steps.topLevelItem(0)
@@ -140,6 +150,9 @@ def test_scenarios_are_edited_run_in_the_live_view_and_their_results_charted(qlo
             assert paths.page_png is not None and paths.page_png.startswith(b"\x89PNG")  # the page itself
             assert not paths.page_shot.pixmap().isNull()
             assert len([v for v in paths.trends.values["passRate"] if v is not None]) == 1
+            assert paths.trends.values["medianOptimality"] == [offer["medianOptimality"]]  # the seed's, as the table
+            assert paths.trends.values["medianTransitionOptimality"] == [offer["medianTransitionOptimality"]]
+            assert f"optimality {offer['medianOptimality']:.2f} (" in paths.route.text()
             window.docks["scenario_results"].raise_()
             results.steps.setCurrentItem(results.steps.topLevelItem(0))
             shoot(window, "scenarios_results")

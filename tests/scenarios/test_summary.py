@@ -11,7 +11,6 @@ from studio.scenarios.report import recomputed
 from studio.scenarios.summary import (
     navigation_edges,
     path_optimality_of,
-    run_optimality,
     scenario_metrics,
     shortest,
     shortest_path_steps,
@@ -42,7 +41,6 @@ def test_optimality_and_the_per_scenario_metrics():
     edges = list(transitions(RUNS))
     # the studio's transition optimality: 1 transition needed, 3 taken
     assert transition_optimality(RUNS[0], edges) == round(1 / 3, 6) and transition_optimality(RUNS[1], edges) == 1.0
-    assert run_optimality is transition_optimality  # the name the studio's scenario views call
     # the seed's, in steps: run 0 took 3 steps with 2 transitions too many (1 step needed); run 1 needed its 1 step
     assert shortest_path_steps(RUNS[0], edges, RUNS) == 1 and shortest_path_steps(RUNS[1], edges, RUNS) == 1
     assert path_optimality_of(RUNS[0], edges, RUNS) == round(1 / 3, 6)
