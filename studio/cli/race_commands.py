@@ -74,7 +74,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     scenario.add_argument("--http", metavar="HOST:PORT",
                           help="serve over streamable HTTP at /mcp (with GET /health) instead of stdio")
     scenario.add_argument("--token", action="store_true",
-                          help="with --http: answer 401 to every request without `Authorization: Bearer TOKEN`; the "
+                          help="with --http: answer 401 to every request without `Authorization: Bearer TOKEN` (GET "
+                               "/health still answers, with only {ok, contexts}); the "
                                "token is $STUDIO_MCP_TOKEN when set (there is no --token VALUE: it would be kept in "
                                "shell history and shown by ps), else a random one printed once on stderr; `studio "
                                "run --mcp-web/--mcp-data` sends $STUDIO_MCP_TOKEN")

@@ -1,7 +1,9 @@
 """`studio mcp --http HOST:PORT --token` (issue 21, point 15): a bearer token in front of the SDK's streamable HTTP app.
 
 With a token, every request without `Authorization: Bearer <token>` is answered 401 before it reaches the SDK's app
-(whose transport security still refuses a foreign Origin with 403 and a foreign Host with 421 on loopback). The token
+(whose transport security still refuses a foreign Origin with 403 and a foreign Host with 421 on loopback) — except
+GET (or HEAD) /health, which the seed's CI waits on with no token (`wait-on http://localhost:7001/health`): it passes
+marked public (PUBLIC_SCOPE), and the route answers only the seed's {ok, contexts}. The token
 comes from STUDIO_MCP_TOKEN, or is made here and printed once on stderr; the studio never logs it or writes it to a
 file. Without a token on a host other than loopback, one line on stderr warns that anyone who can reach the port can
 use the tools."""
@@ -20,12 +22,15 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 TOKEN_ENV = "STUDIO_MCP_TOKEN"  # studio.scenarios.mcp_client (a layer below) reads it too
+PUBLIC_SCOPE = "studio.public"  # set in the scope of a /health request that came without the token
+PUBLIC_PATHS = ("/health",)
 REFUSAL = ("Send `Authorization: Bearer <token>` with the token this server printed at its start or was given in "
            f"{TOKEN_ENV} (`studio run` sends ${TOKEN_ENV}).")
 
 
 class BearerToken:
-    """ASGI middleware: an HTTP request passes only with `Authorization: Bearer <token>`; lifespan events pass."""
+    """ASGI middleware: an HTTP request passes only with `Authorization: Bearer <token>`; lifespan events pass, and
+    so does a GET or HEAD of /health without it, marked public (its route then says no more than the seed's)."""
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app, self._token = app, token.encode()
@@ -38,6 +43,8 @@ class BearerToken:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan" or self._allowed(scope):
             await self.app(scope, receive, send)
+        elif scope["type"] == "http" and scope.get("path") in PUBLIC_PATHS and scope.get("method") in ("GET", "HEAD"):
+            await self.app({**scope, PUBLIC_SCOPE: True}, receive, send)
         elif scope["type"] == "http":
             # A JSON-RPC error, so that an MCP client (the SDK's, too) shows the sentence rather than the status.
             refusal = JSONResponse({"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": REFUSAL}},

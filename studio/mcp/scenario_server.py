@@ -2,7 +2,8 @@
 studio.mcp.scenario_tools), its MCP-Data server (data.* and auth.*, studio.mcp.data_server_tools — no browser), or
 both on one server, on the SDK's MCPServer over stdio or — with --http HOST:PORT — the SDK's streamable HTTP
 transport at /mcp, with GET /health (the seed runs MCP-Web and MCP-Data as servers a CI job waits on): the seed's
-{ok, contexts} (the browser contexts open), and which server it is, its tools and the app."""
+{ok, contexts} (the browser contexts open), and which server it is, its tools and the app. Behind --token, /health
+answers without the token too (the seed's CI sends none), then with the seed's {ok, contexts} only."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from studio import __version__
+from studio.mcp.http_auth import PUBLIC_SCOPE, serve_http, server_token
 from studio.mcp.schema_errors import TypedSchemaErrors
 
 WEB_INSTRUCTIONS = """ui.navigate opens a page of the app (a path is resolved against it); ui.observe lists the top 50
-visible interactive elements as UINodes — act on them by nodeId with ui.act.click, ui.act.type and ui.act.check;
+visible interactive elements as UINodes (the seed's six roles; the precise ARIA role, when it differs, as ariaRole)
+— act on them by nodeId with ui.act.click, ui.act.type (on a select: the option to choose) and ui.act.check;
 ui.wait waits for a scenario condition; session.save / session.load keep and restore a signed-in browser state. One
 browser context at a time: ui.navigate with fresh=true starts a new one."""
 DATA_INSTRUCTIONS = """The data.* and auth.* tools set up test data on the app's data server (data.user.create gives a
@@ -58,9 +61,11 @@ def build_scenario_server(parts: dict[str, ToolSet], app_url: str) -> MCPServer:
     server.middleware.append(TypedSchemaErrors(server))
 
     @server.custom_route("/health", methods=["GET"])
-    async def health(_request: Request) -> JSONResponse:
-        return JSONResponse({"ok": True, "contexts": sum(part.contexts for part in parts.values()), "server": name,
-                             "tools": list(parts), "app": app_url})
+    async def health(request: Request) -> JSONResponse:
+        seed = {"ok": True, "contexts": sum(part.contexts for part in parts.values())}
+        if request.scope.get(PUBLIC_SCOPE):  # asked without the token: the seed's fields, nothing about the server
+            return JSONResponse(seed)
+        return JSONResponse({**seed, "server": name, "tools": list(parts), "app": app_url})
 
     return server
 
@@ -86,8 +91,6 @@ def serve_scenarios(app_url: str, data_url: str | None = None, http: str | None 
     server = build_scenario_server(parts, app_url)
     run: Callable[[], Awaitable[None]] = server.run_stdio_async
     if http is not None:
-        from studio.mcp.http_auth import serve_http, server_token
-
         host, _, port = http.rpartition(":")
         bearer = server_token(token)
         run = lambda: serve_http(server, host or "127.0.0.1", int(port), bearer)

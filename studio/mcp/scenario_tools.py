@@ -2,7 +2,9 @@
 ui.inspect_tree, ui.act.click / type / check, ui.wait, ui.capture.screenshot, session.save / session.load (the
 MCP-Data half is studio.mcp.data_server_tools). One browser and one browser context at a time: the first ui.navigate
 opens it, ui.navigate with fresh=true (a scenario's start) or session.load with a saved state replaces it with a new
-one. Nodes are the UINodes of ui.observe; an action names a nodeId.
+one. Nodes are the UINodes of ui.observe, with the seed's six roles (link, button, textbox, checkbox, heading, region)
+and the precise ARIA role as `ariaRole` when it differs (a radio is a checkbox, a select a textbox that ui.act.type
+chooses an option of); an action names a nodeId.
 
 Pages come from the runtime (`runtime.open_page`, on its browser or the configured browser server) and every action
 goes through the one action layer as `studio run`'s steps do (PageDriver.do's sequence, with the race preflight): a
@@ -35,7 +37,7 @@ from studio.race.actions import INFORMATIONAL, RunOutcome
 from studio.race.driver import PageDriver, WaitUntil, blocked_sentence
 from studio.race.errors import RaceError
 from studio.runtime import EngineRuntime
-from studio.scenarios.observe import Observation, UINode, holds, node_selector, observe
+from studio.scenarios.observe import Observation, UINode, holds, node_selector, observe, seed_node, seed_role
 from studio.scenarios.spec import Condition
 
 ACT_TIMEOUT_S = 5.0
@@ -114,13 +116,16 @@ class WebTools:
                                                                              viewport.get("height", 720))
         nodes = [n for n in observation.nodes if not viewport
                  or (0 <= n.bounds.get("y", 0) < height and n.bounds.get("x", 0) < width)]
-        return reply({"nodes": [n.model_dump(exclude_none=True) for n in nodes], "url": observation.url,
+        return reply({"nodes": [seed_node(n) for n in nodes], "url": observation.url,
                       "title": observation.title, "headings": observation.headings})
 
-    async def query(self, role: str | None = None, name: str | None = None, text: str | None = None,
+    async def query(self, role: Annotated[str | None, Field(description=(
+                        "The seed's role (link, button, textbox, checkbox, heading, region) or a precise ARIA role "
+                        "(radio, combobox, …: a node's ariaRole)"))] = None,
+                    name: str | None = None, text: str | None = None,
                     selector: Annotated[str | None, Field(description="A CSS selector")] = None) -> CallToolResult:
-        """Find elements among the observed nodes by role, name (substring) or text; or by CSS selector. Returns
-        {nodes[]}."""
+        """Find elements among the observed nodes by role (the seed's or the precise ARIA one), name (substring) or
+        text; or by CSS selector. Returns {nodes[]}."""
         page = await self._page()
         self.last = observation = await observe(page, limit=200)
         nodes = observation.nodes
@@ -131,11 +136,11 @@ class WebTools:
                 return failure("selector", f"{selector!r} is not a usable CSS selector.")
             nodes = [n for n in nodes if n.id in ids]
         if role:
-            nodes = [n for n in nodes if n.role == role]
+            nodes = [n for n in nodes if role in (n.role, seed_role(n.role, n.href))]
         for wanted in (name, text):
             if wanted:
                 nodes = [n for n in nodes if wanted.casefold() in n.name.casefold()]
-        return reply({"nodes": [n.model_dump(exclude_none=True) for n in nodes]})
+        return reply({"nodes": [seed_node(n) for n in nodes]})
 
     async def inspect_tree(self, landmark: str | None = None,
                            maxDepth: Annotated[int, Field(ge=1, le=5)] = 2) -> CallToolResult:
@@ -149,12 +154,12 @@ class WebTools:
             place = node.landmark or "page"
             if landmark and place != landmark:
                 continue
-            entry = {"id": node.id, "role": node.role, "name": node.name} if maxDepth > 1 else {"id": node.id}
+            entry = _entry(node) if maxDepth > 1 else {"id": node.id}
             tree.setdefault(place, []).append(entry)
         by_id = {node.id: node for node in observation.nodes}
 
         def nested(node: UINode, depth: int) -> dict[str, Any]:
-            entry: dict[str, Any] = {"id": node.id, "role": node.role, "name": node.name}
+            entry = _entry(node)
             if node.children and depth < maxDepth:
                 entry["children"] = [nested(by_id[child], depth + 1) for child in node.children if child in by_id]
             return entry
@@ -209,9 +214,12 @@ class WebTools:
 
     async def type(self, nodeId: NodeId, text: str, clear: bool = True,
                    submit: Annotated[bool, Field(description="Press Enter after typing")] = False) -> CallToolResult:
-        """Type text into a field (replacing its value unless clear is false), with the race preflight. Returns
-        {ok, traceId, facts}."""
-        steps: list[tuple[ActionName, str | None, str | None]] = [("fill" if clear else "type", text, None)]
+        """Type text into a field (replacing its value unless clear is false), with the race preflight; on a
+        select (role textbox, ariaRole combobox) it chooses the option with that label or value. Returns {ok, traceId,
+        facts}."""
+        tag = await (await self._page()).evaluate_on(node_selector(nodeId), "(el) => el.tagName")
+        typing: ActionName = "select" if tag == "SELECT" else "fill" if clear else "type"
+        steps: list[tuple[ActionName, str | None, str | None]] = [(typing, text, None)]
         if submit:
             steps.append(("press", None, "Enter"))
         return await self._act(nodeId, None, "typing", steps)
@@ -277,6 +285,12 @@ class WebTools:
             return failure("state", f"No saved state {stateId!r}: session.save it first.")
         await self._page(state=path, fresh=True)
         return reply({"ok": True})
+
+
+def _entry(node: UINode) -> dict[str, Any]:
+    """A node of ui.inspect_tree: its id, the seed's role (with ariaRole when the precise one differs), its name."""
+    shown = seed_node(node)
+    return {key: shown[key] for key in ("id", "role", "ariaRole", "name") if key in shown}
 
 
 async def _do(page: PageDriver, action: ActionName, target: str, value: str | None, key: str | None, force: bool

@@ -1,7 +1,11 @@
 """`studio run --mcp-web URL`: the scenario loop's pages on a remote MCP-Web server (`studio mcp --web-tools`), through
 its tools by seed 004's names — ui.navigate (fresh=true at a scenario's start), ui.observe, ui.wait for a condition
 the observation cannot answer (an element's visibility), ui.act.click / type / check, session.save / session.load,
-ui.capture.screenshot. The server has one browser context, so its scenarios run one at a time."""
+ui.capture.screenshot. The server has one browser context, so its scenarios run one at a time.
+
+Its nodes carry the seed's six roles; the planner wants the precise ones (a combobox to choose in, a radio to check),
+so a node's `ariaRole` (the studio's servers send it) is its role here, and a server that sends only the six is read as
+it is. A choice in a select is ui.act.type with the option's label (the seed has no select tool)."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from urllib.parse import urljoin
 
 from studio.browser.fleet import FleetMember
 from studio.scenarios.mcp_client import McpToolError, McpTools
-from studio.scenarios.observe import Observation, holds_in
+from studio.scenarios.observe import Observation, holds_in, precise_roles
 from studio.scenarios.planner import Action
 from studio.scenarios.spec import Condition
 
@@ -54,7 +58,7 @@ class McpScenarioPage:
         self._fresh = False
 
     async def observe(self) -> Observation:
-        observation = Observation.model_validate(await self.tools.tool("ui.observe", {}))
+        observation = Observation.model_validate(precise_roles(await self.tools.tool("ui.observe", {})))
         self._url = observation.url
         return observation
 
@@ -72,11 +76,14 @@ class McpScenarioPage:
             "ui.act.type": {"nodeId": node, "text": str(action.params.get("text", "")), "clear": True,
                             "submit": bool(action.params.get("submit"))},
             "ui.act.check": {"nodeId": node, "checked": bool(action.params.get("checked", True))},
-            "ui.navigate": {"url": urljoin(self._url, str(action.params.get("url")))}}
-        if action.type not in calls:  # the MCP-Web server has no such tool (ui.act.select): a step that did nothing
+            "ui.navigate": {"url": urljoin(self._url, str(action.params.get("url")))},
+            # The seed has no select tool: its textbox (ariaRole combobox) takes the option's label by ui.act.type.
+            "ui.act.select": {"nodeId": node, "text": str(action.params.get("option", "")), "clear": True}}
+        tool = {"ui.act.select": "ui.act.type"}.get(action.type, action.type)
+        if action.type not in calls:  # the MCP-Web server has no such tool: a step that did nothing
             return {"reason": f"the MCP-Web server has no {action.type} tool", "facts": []}
         try:
-            self._at(await self.tools.tool(action.type, calls[action.type]))
+            self._at(await self.tools.tool(tool, calls[action.type]))
         except McpToolError as error:  # stagnation shows it, and the planner tries something else
             return {"reason": str(error).splitlines()[0], "facts": []}
         return None

@@ -25,6 +25,17 @@ from studio.scenarios.spec import Condition, ElementRef
 MAX_NODES = 50  # interactive elements; headings and regions come on top, MAX_CONTEXT of each
 MAX_CONTEXT = 20
 CONTEXT_ROLES = frozenset({"heading", "region"})
+# Seed 004's UINode roles. An observation keeps the precise ARIA role (the planner fills a combobox, checks a radio);
+# the MCP tools answer the seed's role and the precise one as `ariaRole` (seed_node), and studio run's MCP driver
+# reads it back (precise_roles).
+SEED_ROLES = ("link", "button", "textbox", "checkbox", "heading", "region")
+SEED_ROLE_OF = {
+    # what one checks or unchecks (ui.act.check)
+    "radio": "checkbox", "switch": "checkbox", "menuitemcheckbox": "checkbox", "menuitemradio": "checkbox",
+    # what one gives a value (ui.act.type; on a <select> it chooses the option of that label or value)
+    "combobox": "textbox", "searchbox": "textbox", "spinbutton": "textbox", "slider": "textbox",
+    "listbox": "textbox",
+}
 OBSERVE_JS = """([limit, most]) => {
   const INTERACTIVE = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], '
     + '[role="link"], [role="tab"], [role="checkbox"], [role="menuitem"], [role="switch"], [onclick], [tabindex="0"]';
@@ -145,6 +156,40 @@ class UINode(BaseModel):
     inputType: str | None = None
     options: list[str] | None = None
     form: str | None = None
+
+
+def seed_role(role: str, href: str | None = None) -> str:
+    """The seed's role for an ARIA role: itself when it is one of the six; radio and switch are checkboxes;
+    combobox, searchbox, spinbutton and slider are textboxes; anything else one acts on (tab, menuitem, option, …)
+    is a link when it has an href, else a button."""
+    if role in SEED_ROLES:
+        return role
+    return SEED_ROLE_OF.get(role) or ("link" if href else "button")
+
+
+def seed_node(node: UINode) -> dict[str, Any]:
+    """The node as the MCP tools answer it: the seed's role, and the precise ARIA role as `ariaRole` when it
+    differs (a radio is {"role": "checkbox", "ariaRole": "radio"})."""
+    shown = node.model_dump(exclude_none=True)
+    role = seed_role(node.role, node.href)
+    if role != node.role:
+        shown["role"], shown["ariaRole"] = role, node.role
+    return shown
+
+
+def precise_roles(reply: dict[str, Any]) -> dict[str, Any]:
+    """An MCP ui.observe / ui.query reply with each node's precise role back from `ariaRole` (a server that sends
+    only the seed's six roles leaves them as they are)."""
+    nodes = reply.get("nodes")
+    if not isinstance(nodes, list):
+        return reply
+    restored = []
+    for node in nodes:
+        if isinstance(node, dict) and isinstance(node.get("ariaRole"), str) and node["ariaRole"]:
+            node = {**node, "role": node["ariaRole"]}
+            node.pop("ariaRole")
+        restored.append(node)
+    return {**reply, "nodes": restored}
 
 
 class Observation(BaseModel):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -39,6 +40,7 @@ from studio.scenarios.observe import Observation
 from studio.scenarios.planner import DeterministicPlanner, credentials, redacted
 from studio.scenarios.records import RunLog
 from studio.scenarios.spec import REFERENCE, McpCall, Scenario, lookup
+from studio.scenarios.validation import ENV
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,14 @@ class ScenarioResult:
                 "pageBacktracks": page_backtracks(self.url_history), "transitionOptimality": None}
 
 
+class MissingValue(KeyError):
+    """A reference or a pre- or postcondition that has nothing to work with; str() is the sentence (a KeyError's
+    own str() would show it in quotes)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 def resolve_references(value: Any, variables: dict[str, Any]) -> Any:
     """`${name.field}` replaced by the stored value (a whole-string reference keeps the value's type)."""
     if isinstance(value, str):
@@ -90,9 +100,23 @@ def resolve_references(value: Any, variables: dict[str, Any]) -> Any:
 
 
 def _lookup(variables: dict[str, Any], name: str, path: str) -> Any:
+    if name == ENV:
+        return _environment(path)
     value = lookup(variables, name, path)
     if value is None:
-        raise KeyError(f"${{{name}{path}}} has no value (the precondition storing {name!r} returned none)")
+        raise MissingValue(f"${{{name}{path}}} has no value (the precondition storing {name!r} returned none)")
+    return value
+
+
+def _environment(path: str) -> str:
+    """`${env.NAME}`: the environment variable NAME, as text; MissingValue with a sentence when it is unset."""
+    names = [part for part in path.split(".") if part]
+    if len(names) != 1:
+        raise MissingValue(f"${{{ENV}{path}}} does not name one environment variable; write ${{{ENV}.NAME}}")
+    value = os.environ.get(names[0])
+    if value is None:
+        raise MissingValue(f"${{{ENV}.{names[0]}}} needs the environment variable {names[0]}, which is not set; "
+                           f"set it before the run (export {names[0]}=...)")
     return value
 
 
@@ -249,13 +273,13 @@ class ScenarioRunner:
                 elif call.mcp == "session.save":
                     name = str(params.get("name") or "session")
                     if context is None:
-                        raise KeyError("session.save needs a browser, and none was started")
+                        raise MissingValue("session.save needs a browser, and none was started")
                     self.saved_states[name] = path = await self._save_state(context, name)
                     value = {"stateId": name, "path": str(path)}
                 elif call.mcp.startswith(("data.", "auth.")):
                     value = await data.call(call.mcp, params)
                 else:
-                    raise KeyError(f"{call.mcp} acts on the page; use it as a step of the goal, not a {call.name!r} "
+                    raise MissingValue(f"{call.mcp} acts on the page; use it as a step of the goal, not a {call.name!r} "
                                    "condition")
             except (DataToolError, KeyError, RaceError):
                 if call.on_failure == "ignore":

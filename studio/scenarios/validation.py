@@ -1,6 +1,7 @@
 """Reading scenario files: every problem with its file, line and column and a plain sentence — an unknown key with
 the key that was probably meant, a value of the wrong type, a `when:` expression that cannot be read, an MCP
-endpoint the servers do not have, a `${name.field}` reference no precondition stores."""
+endpoint the servers do not have, a parameter a data endpoint does not take, a `${name.field}` reference no
+precondition stores (`${env.NAME}` is the environment variable NAME, read when the call is made)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from typing import Any, Union, get_args, get_origin
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from studio.scenarios.data_tools import ARGUMENTS
 from studio.scenarios.spec import ENDPOINTS, Scenario, references
 from studio.yaml_bounds import YamlTooComplex, check_bounds
 
 Position = tuple[int, int]  # line, column (1-based)
-BUILT_IN_NAMES = {"env"}  # ${env.NAME}: an environment variable
+ENV = "env"  # ${env.NAME}: the environment variable NAME (studio.scenarios.runner reads it)
+BUILT_IN_NAMES = {ENV}
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ def check_text(text: str, where: str) -> tuple[Scenario | None, list[Problem]]:
         return None, [Problem(where, 1, 1, "a scenario is a mapping of keys (version, id, name, context, goal, ...); "
                                            "this file holds " + ("nothing" if located.data is None else
                                                                   f"a {type(located.data).__name__}"))]
-    problems = _reference_problems(where, located)
+    problems = _reference_problems(where, located) + _parameter_problems(where, located)
     scenario = None
     try:
         scenario = Scenario.model_validate(located.data)
@@ -236,6 +239,33 @@ def _reference_problems(where: str, located: Located) -> list[Problem]:
     for key in ("goal", "hints", "context"):
         if key in data:
             _check_nested(data[key], (key,), lambda value, loc: check(value, loc, stored))
+    return problems
+
+
+def _parameter_problems(where: str, located: Located) -> list[Problem]:
+    """Pre- and postcondition `params` a data endpoint does not take (data_tools.ARGUMENTS), each at its key, with
+    the one probably meant; refused here rather than when the run makes the call. A `store_as: env` too: that name is
+    the environment's."""
+    problems: list[Problem] = []
+    for section in ("preconditions", "postconditions"):
+        calls = located.data.get(section)
+        for index, call in enumerate(calls if isinstance(calls, list) else []):
+            if not isinstance(call, dict):
+                continue
+            if call.get("store_as") == ENV:
+                line, column = located.at((section, index, "store_as"))
+                problems.append(Problem(where, line, column, f"'store_as' cannot be '{ENV}': ${{{ENV}.NAME}} reads "
+                                                             "the environment variable NAME; choose another name"))
+            takes, params = ARGUMENTS.get(str(call.get("mcp"))), call.get("params")
+            if takes is None or not isinstance(params, dict):
+                continue
+            for key in params:
+                if key in takes:
+                    continue
+                near = difflib.get_close_matches(str(key), takes, n=1, cutoff=0.6)
+                hint = f"did you mean '{near[0]}'?" if near else f"it takes {', '.join(takes)}"
+                line, column = located.at((section, index, "params", key), key=True)
+                problems.append(Problem(where, line, column, f"{call['mcp']} does not take '{key}'; {hint}"))
     return problems
 
 

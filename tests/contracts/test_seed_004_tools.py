@@ -126,7 +126,15 @@ async def test_the_seeds_tool_calls_give_the_seeds_replies(demo, tmp_path):
         await call(server, "ui.wait", condition={"url_contains": "/dashboard"}, timeout=10_000)
         await call(server, "ui.navigate", url=f"{demo.base_url}/disputes")
         wizard = await call(server, "ui.observe")
-        reason = next(node for node in wizard["nodes"] if node.get("testId", "").startswith("reason-"))
+        # The wizard's select and radios too have the seed's roles; the precise ARIA role is the studio's ariaRole.
+        assert {node["role"] for node in wizard["nodes"]} <= ROLES
+        by_test_id = {node.get("testId"): node for node in wizard["nodes"]}
+        assert (by_test_id["account-select"]["role"], by_test_id["account-select"]["ariaRole"]) == ("textbox",
+                                                                                                  "combobox")
+        radios = [node for node in wizard["nodes"] if node.get("testId", "").startswith("reason-")]
+        assert radios and all((node["role"], node["ariaRole"]) == ("checkbox", "radio") for node in radios)
+        assert len((await call(server, "ui.query", role="checkbox"))["nodes"]) == len(radios)
+        reason = radios[0]
         await call(server, "ui.act.check", nodeId=reason["id"], checked=True)
         assert (await call(server, "ui.query", selector=f"[data-testid={reason['testId']}]"))["nodes"][0]["checked"]
         shot = await call(server, "ui.capture.screenshot", fullPage=True)

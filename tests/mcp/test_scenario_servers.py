@@ -1,11 +1,14 @@
 """Seed 004's two servers apart, over streamable HTTP with the SDK's own client: `studio mcp --data-tools` serves
 only data.* / auth.* and starts no browser (it cannot find one here, and needs none); `studio mcp --web-tools`
 serves only ui.* / session.*, and ui.navigate with fresh=true starts a new, empty browser context. GET /health answers
-the seed's {ok, contexts} (the browser contexts open), and says which server it is."""
+the seed's {ok, contexts} (the browser contexts open), and says which server it is; behind --token it answers without
+the token too, with the seed's two fields only."""
 
 from __future__ import annotations
 
 import json
+import os
+import urllib.error
 import urllib.request
 
 import pytest
@@ -64,3 +67,29 @@ async def test_the_web_server_serves_the_ui_tools_and_starts_fresh_contexts(demo
             observed = await answer(client, "ui.observe")
             assert next(n for n in observed["nodes"] if n["id"] == "help-search").get("value", "") == ""
             assert (await answer(client, "session.save", name="blank"))["stateId"] == "blank"
+
+
+def test_behind_a_token_health_answers_the_seeds_fields_without_it(tmp_path):
+    """The seed's CI waits on /health with no token (`npx wait-on http://localhost:7001/health`, a HEAD request):
+    behind --token it answers, with only {ok, contexts} — which server, its tools and the app only with the token;
+    every other request without the token is still 401."""
+    token = "health-test-token-8d2e"
+    env = {**os.environ, "STUDIO_MCP_TOKEN": token}
+    with HttpToolServer("mcp", "--data-tools", "--app-url", "http://127.0.0.1:9/", "--token",
+                        log=tmp_path / "data.log", env=env) as server:
+        assert server.health == {"ok": True, "contexts": 0}  # ready by /health, without the token
+        assert health(server.url) == {"ok": True, "contexts": 0}
+        with urllib.request.urlopen(urllib.request.Request(f"{server.url}/health", method="HEAD"), timeout=5) as head:
+            assert head.status == 200
+        signed = urllib.request.Request(f"{server.url}/health", headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(signed, timeout=5) as reply:
+            assert json.loads(reply.read()) == {"ok": True, "contexts": 0, "server": "preflight-studio-mcp-data",
+                                                "tools": ["data"], "app": "http://127.0.0.1:9/"}
+        wrong = urllib.request.Request(f"{server.url}/health", headers={"Authorization": "Bearer not-it"})
+        with urllib.request.urlopen(wrong, timeout=5) as reply:
+            assert json.loads(reply.read()) == {"ok": True, "contexts": 0}
+        for method, path in (("POST", "/health"), ("GET", "/mcp"), ("POST", "/mcp"), ("GET", "/health/")):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(urllib.request.Request(f"{server.url}{path}", method=method, data=(
+                    b"{}" if method == "POST" else None)), timeout=5)
+            assert refused.value.code == 401, (method, path)

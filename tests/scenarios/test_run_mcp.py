@@ -1,7 +1,9 @@
 """`studio run` with seed 004's servers apart, each a real `studio mcp … --http` process on loopback spoken to with
 the SDK's client: the sign-in → credit report scenario passes with its data calls on an MCP-Data server
-(--mcp-data, which logs them) and with its browser on an MCP-Web server (--mcp-web); an MCP-Data address where
-nothing listens is one line and exit 2, before anything runs."""
+(--mcp-data, which logs them) and with its browser on an MCP-Web server (--mcp-web); the dispute wizard, which
+needs a choice in a select and one radio of a group, passes through the MCP-Web server too (its nodes carry the seed's
+six roles, the precise one as ariaRole); an MCP-Data address where nothing listens is one line and exit 2, before
+anything runs."""
 
 from __future__ import annotations
 
@@ -52,6 +54,20 @@ def test_the_browser_is_the_mcp_web_servers(demo, browser_info, tmp_path, monkey
     steps = [r for r in log if r["type"] == "step"]
     assert steps and all(r["action"]["type"].startswith("ui.act.") for r in steps)
     assert steps[0]["observation"]["url"].endswith("/login") and steps[0]["observation"]["nodeCount"] > 0
+
+
+@pytest.mark.timeout(300)
+def test_a_wizard_with_a_select_and_radios_passes_through_the_mcp_web_server(demo, browser_info, tmp_path):
+    with HttpToolServer("mcp", "--scenario-tools", "--app-url", demo.base_url, log=tmp_path / "mcp.log") as tools:
+        done = studio("run", str(SCENARIOS / "regression" / "file-a-dispute.yaml"), "--base-url", demo.base_url,
+                      "--mcp-web", tools.url, "--mcp-data", tools.url, "--no-crawl", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ended(tmp_path / "out")["status"] == "success"
+    steps = [r for r in records(tmp_path / "out" / "results.jsonl") if r["type"] == "step"]
+    done_by = {(r["action"]["type"], r["action"]["params"].get("nodeId")) for r in steps}
+    assert ("ui.act.select", "account-select") in done_by  # the planner saw a combobox (ariaRole), not a textbox
+    assert any(kind == "ui.act.check" and str(node).startswith("reason-") for kind, node in done_by)  # and radios
+    assert not [r for r in steps if r.get("blocked")], [r["blocked"] for r in steps if r.get("blocked")]
 
 
 def test_an_unreachable_mcp_data_server_is_one_line(tmp_path):

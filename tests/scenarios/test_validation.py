@@ -163,3 +163,25 @@ def test_another_origin_is_a_start_page_only_when_the_context_names_it(tmp_path)
     assert start_url(named, "http://127.0.0.1:8000/") == "https://sso.example.com/login"
     seed = load_scenario(EXAMPLE)  # the seed's dev-server address: its path is opened on the app under test
     assert start_url(seed, "http://127.0.0.1:8000/") == "http://127.0.0.1:8000/login"
+
+
+def test_a_parameter_a_data_endpoint_does_not_take_is_refused_with_its_line(tmp_path, capsys):
+    path = broken(tmp_path, **{'params: { plan: "plus", requires2FA: true }':
+                               'params: { pln: "plus", requires2FA: true, colour: red }',
+                               'params: { tenant: "qa" }\n  \n  - name: "Create test user"':
+                               'params: { tenant: "qa", scope: "all" }\n  \n  - name: "Create test user"'})
+    _scenario, problems = check_scenario(path)
+    assert [(p.line, p.column, p.message) for p in problems] == [
+        (19, 15, "data.user.create does not take 'pln'; did you mean 'plan'?"),
+        (19, 47, "data.user.create does not take 'colour'; it takes plan, requires2FA, email, password, role")]
+    assert main(["validate", str(path)]) == 1
+    assert capsys.readouterr().out.startswith(f"{path}:19:15: data.user.create does not take 'pln'")
+    cleanup = broken(tmp_path, **{'on_failure: ignore': 'on_failure: ignore\n    store_as: env'})
+    assert messages(cleanup) == [("'store_as' cannot be 'env': ${env.NAME} reads the environment variable NAME; "
+                                  "choose another name")]
+
+
+def test_an_environment_reference_is_valid_without_a_precondition(tmp_path):
+    path = broken(tmp_path, **{'params: { tenant: "qa" }\n  \n  - name: "Create test user"':
+                               'params: { tenant: "${env.QA_TENANT}" }\n  \n  - name: "Create test user"'})
+    assert messages(path) == []
