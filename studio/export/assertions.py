@@ -86,7 +86,9 @@ def assertion_step(step: RecordedStep) -> Statement | None:
                 return None
             text = LocatorSpec(strategy="text", steps=[LocatorStep(kind="text", value=value)])
             return ExpectState(subject=Subject(locator=text), state="visible")
-        return ExpectText(subject=Subject(locator=locator), text=value, contains=True)
+        # A pilot's verify read the text as a person does; the assertion reads it the same way.
+        return ExpectText(subject=Subject(locator=locator), text=value, contains=True,
+                          ignore_case=step.reads_as == "any_case", inner_text=step.reads_as is not None)
     if locator is None:
         return None
     match step.action:

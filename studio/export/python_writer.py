@@ -127,7 +127,9 @@ def _code(statement: Statement, indent: str) -> list[str]:
         case ExpectUrl(pattern=pattern):
             return _call(indent, "expect(page).to_have_url", python_regex(pattern))
         case ExpectText(subject=subject, text=text, contains=contains):
-            return _expect(indent, subject, f".{'to_contain_text' if contains else 'to_have_text'}", string_literal(text))
+            arguments = [string_literal(text), *_text_options(statement)]
+            return _expect(indent, subject, f".{'to_contain_text' if contains else 'to_have_text'}",
+                           ", ".join(arguments), spread=arguments)
         case ExpectTexts(subject=subject, texts=texts):
             return _expect(indent, subject, ".to_have_text", "[" + ", ".join(map(string_literal, texts)) + "]",
                            [f"{string_literal(text)}," for text in texts])
@@ -146,6 +148,11 @@ def _code(statement: Statement, indent: str) -> list[str]:
         case Act():
             return _act(statement, indent)
     raise TypeError(f"no Python for {statement!r}")
+
+
+def _text_options(check: ExpectText) -> list[str]:
+    """Keyword arguments of a text assertion that reads the text as a person does (a pilot verify's)."""
+    return (["ignore_case=True"] if check.ignore_case else []) + (["use_inner_text=True"] if check.inner_text else [])
 
 
 def _act(act: Act, indent: str) -> list[str]:
@@ -182,19 +189,25 @@ def _response_check(wait: ResponseWait, indent: str) -> list[str]:
     return [f"{indent}assert response_info.value.status == {wait.status}"]
 
 
-def _expect(indent: str, subject: Subject, method: str, argument: str, exploded: list[str] | None = None) -> list[str]:
+def _expect(indent: str, subject: Subject, method: str, argument: str, exploded: list[str] | None = None,
+            spread: list[str] | None = None) -> list[str]:
     """`expect(subject).method(argument)`, broken the way black breaks it when it is too long; `exploded` is the
-    argument one item a line (a list), for when even that does not fit."""
+    argument one item a line (a list), and `spread` the arguments one a line (with black's trailing comma), for
+    when even that does not fit."""
     tail = f"{method}({argument})"
     one = f"{indent}expect({_inline(subject)}){tail}"
     if _fits(one):
         return [one]
     inner = indent + INDENT
     opening = f"{indent}expect({_inline(subject)}){method}("
+    spread = spread if spread and len(spread) > 1 else None
     if argument and _fits(opening):
-        if _fits(inner + argument) or not exploded:
+        if _fits(inner + argument) or not (exploded or spread):
             return [opening, inner + argument, f"{indent})"]
-        return [opening, f"{inner}[", *(inner + INDENT + item for item in exploded), f"{inner}]", f"{indent})"]
+        if spread:
+            return [opening, *(f"{inner}{item}," for item in spread), f"{indent})"]
+        return [opening, f"{inner}[", *(inner + INDENT + item for item in exploded or []), f"{inner}]",
+                f"{indent})"]
     if subject.variable or subject.locator is None or _fits(inner + _inline(subject)):
         head = [f"{indent}expect(", inner + _inline(subject)]
     else:
@@ -204,6 +217,8 @@ def _expect(indent: str, subject: Subject, method: str, argument: str, exploded:
     if exploded and not _fits(inner + argument):
         return [*head, f"{indent}){method}(", f"{inner}[", *(inner + INDENT + item for item in exploded),
                 f"{inner}]", f"{indent})"]
+    if spread and not _fits(inner + argument):
+        return [*head, f"{indent}){method}(", *(f"{inner}{item}," for item in spread), f"{indent})"]
     return [*head, f"{indent}){method}(", inner + argument, f"{indent})"]
 
 

@@ -109,12 +109,16 @@ class ExpectUrl(_Statement):
 
 
 class ExpectText(_Statement):
-    """A locator's whole text (whitespace normalised), or a part of it when `contains`."""
+    """A locator's whole text (whitespace normalised), or a part of it when `contains`; in any letter case with
+    `ignore_case`, and read as rendered (innerText: CSS text-transform applied, hidden text left out) with
+    `inner_text`."""
 
     kind: Literal["expect_text"] = "expect_text"
     subject: Subject
     text: str
     contains: bool = False
+    ignore_case: bool = False
+    inner_text: bool = False
 
 
 class ExpectTexts(_Statement):

@@ -108,7 +108,22 @@ def _code(statement: Statement, indent: str) -> list[str]:
         case ExpectUrl(pattern=pattern):
             return _call(indent, "await expect(page).toHaveURL", javascript_regex(pattern), ";")
         case ExpectText(subject=subject, text=text, contains=contains):
-            return _expect(indent, subject, f".{'toContainText' if contains else 'toHaveText'}({string_literal(text)});")
+            call = f".{'toContainText' if contains else 'toHaveText'}("
+            reading = _text_options(statement)
+            if not reading:
+                return _expect(indent, subject, f"{call}{string_literal(text)});")
+            whole = _expect(indent, subject, f"{call}{string_literal(text)}, {{ {', '.join(reading)} }});")
+            if len(whole) == 1:
+                return whole
+            # Prettier's layouts when the line is too long: the options object hugged (it opens on the line of the
+            # call), else the subject broken out, else one argument a line with a trailing comma after the last.
+            hugged = f"{indent}await expect({_inline(subject)}){call}{string_literal(text)}, {{"
+            if _fits(hugged):
+                return [hugged, *(f"{indent}{INDENT}{option}," for option in reading), f"{indent}}});"]
+            if all(_fits(line) for line in whole):
+                return whole
+            return [*_expect(indent, subject, call), f"{indent}{INDENT}{string_literal(text)},",
+                    f"{indent}{INDENT}{{ {', '.join(reading)} }},", f"{indent});"]
         case ExpectTexts(subject=subject, texts=texts):
             items = [string_literal(text) for text in texts]
             whole = _expect(indent, subject, f".toHaveText([{', '.join(items)}]);")
@@ -132,6 +147,11 @@ def _code(statement: Statement, indent: str) -> list[str]:
         case Act():
             return _act(statement, indent)
     raise TypeError(f"no TypeScript for {statement!r}")
+
+
+def _text_options(check: ExpectText) -> list[str]:
+    """The options of a text assertion that reads the text as a person does (a pilot verify's), if any."""
+    return (["ignoreCase: true"] if check.ignore_case else []) + (["useInnerText: true"] if check.inner_text else [])
 
 
 def _act(act: Act, indent: str) -> list[str]:

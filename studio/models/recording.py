@@ -73,6 +73,10 @@ class RecordedStep(BaseModel):
     value: str | None = None
     secret_env: str | None = None
     key: str | None = None
+    reads_as: Literal["any_case", "exact_case"] | None = Field(default=None, description=(
+        "expect_text made from a pilot verify: the text is compared as a person reads it (the inner text, "
+        "whitespace collapsed), in any letter case or in exactly the expected one; None: the element's text "
+        "content, letter case exact (an assertion step's)."))
     observations: list[Observation] = Field(default_factory=list)
     related_locators: dict[str, LocatorSpec] = Field(
         default_factory=dict, description="Locators of other refs the observations name, e.g. a covering scrim."

@@ -5,6 +5,11 @@ verify's expectations as assertion steps. The actions that failed, were blocked 
 needs no line for (wait, scroll, screenshot), become comments beside the nearest step. A selector is the normalized
 Playwright selector the action ran with, as `page.locator(...)`. A value typed into a password field is never
 written: the step reads it from an environment variable (STUDIO_PASSWORD, then STUDIO_PASSWORD_2, …).
+
+A verify's checks are asserted as the verify made them: on the first element the selector matches (`.first`), and a
+text as a person reads it — the inner text, whitespace collapsed, in any letter case unless the verify said
+`caseSensitive: true` (`to_contain_text(..., ignore_case=True, use_inner_text=True)`), so a heading upper-cased by CSS
+that the session saw as "Step 1 of 3" is asserted so too.
 """
 
 from __future__ import annotations
@@ -26,9 +31,10 @@ _SECRET_SELECTOR = re.compile(r"passw|passcode|\bpin\b|one-time|otp|secret", re.
 _ACTS = {"click": "click", "hover": "hover", "select": "select", "press": "press", "type": "fill"}
 
 
-def css(selector: str) -> LocatorSpec:
-    """A Playwright selector as a locator: `page.locator(selector)`."""
-    return LocatorSpec(strategy="css", steps=[LocatorStep(kind="css", value=selector)])
+def css(selector: str, first: bool = False) -> LocatorSpec:
+    """A Playwright selector as a locator: `page.locator(selector)`, or its first match (`.first`)."""
+    return LocatorSpec(strategy="css", steps=[LocatorStep(kind="css", value=selector),
+                                              *([LocatorStep(kind="first")] if first else [])])
 
 
 class _Steps:
@@ -130,8 +136,10 @@ def _expectation(made: _Steps, expectation: dict[str, Any], url: str, url_after:
     elif kind == "title":
         made.note(f"The pilot checked that the title contains {value!r}: title checks are not exported.")
     elif kind == "text":
-        made.add("expect_text", url, locator=css(selector or "body"), value=value)
+        reads_as = "exact_case" if expectation.get("caseSensitive") else "any_case"
+        made.add("expect_text", url, locator=css(selector, first=True) if selector else css("body"), value=value,
+                 reads_as=reads_as)
     elif kind in ("visible", "hidden"):
-        made.add(f"expect_{kind}", url, locator=css(str(selector)))
+        made.add(f"expect_{kind}", url, locator=css(str(selector), first=True))
     elif kind == "count":
         made.add("expect_count", url, locator=css(str(selector)), value=value)

@@ -2,7 +2,8 @@
 action.json into the session folder), the folder with a Copy button, the status, the warnings (refused repetitions,
 stuck progress, malformed action files — shown under their count once there is one, so no empty box waits under the
 status), the actions as they come with their outcome and its reason (pilot_actions), the latest observation as a
-tree, and Take Over / Hand Back so the tester can act between the AI's batches."""
+tree (its screenshot as one line, the image on double-click: pilot_screenshot), and Take Over / Hand Back so the
+tester can act between the AI's batches."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from studio.playground.outcomes import plural
 from studio.ui.pilot_actions import ActionTable, ObservationTree
+from studio.ui.pilot_screenshot import SCREENSHOT_ROLE, ScreenshotUnreadable, image, mark_screenshot_row
 
 STATUS_COLOURS = {"WAITING_FOR_AI": "#2563eb", "RUNNING": "#ca8a04", "DONE": "#16a34a", "TAKEN_OVER": "#9333ea"}
 STATUS_WORDS = {"WAITING_FOR_AI": "Waiting for the AI's action.json", "RUNNING": "Running the AI's actions",
@@ -122,6 +124,8 @@ class PilotPanel(QWidget):
         self.observation.setAccessibleName("Latest observation")
         self.observation.setHeaderLabels(["Field", "Value"])
         self.observation.setColumnWidth(0, 170)
+        self.observation.itemActivated.connect(self._open_screenshot)
+        self._step: Any = None  # the shown observation's stepNumber
 
         form = QFormLayout()
         form.addRow("Goal", self.goal)
@@ -185,6 +189,27 @@ class PilotPanel(QWidget):
             item = self.observation.topLevelItem(index)
             if item is not None and item.text(0) in ("domState", "progress", "lastBatch", "newErrors"):
                 item.setExpanded(True)
+            if item is not None and item.text(0) == "screenshot" and isinstance(observation.get("screenshot"), str):
+                mark_screenshot_row(item, observation["screenshot"])
+        self._step = observation.get("stepNumber")
+
+    def _open_screenshot(self, item: QTreeWidgetItem, _column: int = 1) -> None:
+        """Show the observation's screenshot in the viewer (a row that is not the screenshot's does nothing)."""
+        from studio.ui.dialogs import ScreenshotViewer
+
+        value = item.data(1, SCREENSHOT_ROLE)
+        if not value:
+            return
+        try:
+            png = image(str(value), self.folder.text())
+        except ScreenshotUnreadable as error:
+            item.setText(1, str(error))  # names the file, or says the value is neither
+            item.setToolTip(1, str(error))
+            return
+        title = f"Screenshot of pilot observation {self._step}" if self._step else "Pilot observation screenshot"
+        viewer = ScreenshotViewer(png, title, self)
+        viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        viewer.show()
 
     def add_action(self, action: dict[str, Any], outcome: dict[str, Any] | None, by: str = "ai") -> QTreeWidgetItem:
         item = self.action_list.add_action(action, outcome, by)

@@ -200,3 +200,37 @@ def test_alert_texts_are_checked_with_the_alert_role():
     assert 'get_by_role("alert").filter(has_text="Invalid email or password.")' in python
     typescript = render_test(steps, "typescript", "wrong password")
     assert 'getByRole("alert").filter({ hasText: "Invalid email or password." })' in typescript
+
+
+def test_a_text_read_as_a_person_reads_it_is_asserted_so_and_a_plain_one_as_before():
+    """A pilot verify's text (reads_as) is asserted on its inner text, in any letter case unless it was exact; an
+    assertion step without reads_as keeps Playwright's defaults (text content, exact case)."""
+    from studio.pilot.to_steps import css
+
+    progress = css("[data-testid=wizard-progress]", first=True)
+    steps = [step(0, "navigate", f"{H}/disputes"),
+             step(1, "expect_text", f"{H}/disputes", locator=progress, value="Step 1 of 3", reads_as="any_case"),
+             step(2, "expect_text", f"{H}/disputes", locator=css("h1", first=True), value="STEP 1 OF 3",
+                  reads_as="exact_case"),
+             step(3, "expect_text", f"{H}/disputes", locator=css("body"), value="File a dispute " * 6,
+                  reads_as="any_case"),
+             step(4, "expect_text", f"{H}/disputes", locator=css("h2"), value="Account")]
+    python = render_test(steps, "python", "wizard progress")
+    assert ('    expect(page.locator("[data-testid=wizard-progress]").first).to_contain_text(\n'
+            '        "Step 1 of 3", ignore_case=True, use_inner_text=True\n    )\n') in python
+    assert '    expect(page.locator("h1").first).to_contain_text("STEP 1 OF 3", use_inner_text=True)\n' in python
+    # too long for one line: one argument a line, as black writes it
+    assert (f'    expect(page.locator("body")).to_contain_text(\n        "{"File a dispute " * 6}",\n'
+            '        ignore_case=True,\n        use_inner_text=True,\n    )\n') in python
+    assert '    expect(page.locator("h2")).to_contain_text("Account")\n' in python
+    typescript = render_test(steps, "typescript", "wizard progress")
+    assert ('  await expect(\n    page.locator("[data-testid=wizard-progress]").first(),\n'
+            '  ).toContainText("Step 1 of 3", { ignoreCase: true, useInnerText: true });\n') in typescript
+    assert ('  await expect(page.locator("h1").first()).toContainText("STEP 1 OF 3", {\n'
+            '    useInnerText: true,\n  });\n') in typescript
+    assert ('  await expect(page.locator("body")).toContainText(\n'
+            f'    "{"File a dispute " * 6}",\n    {{ ignoreCase: true, useInnerText: true }},\n  );\n') in typescript
+    assert '  await expect(page.locator("h2")).toContainText("Account");\n' in typescript
+    ast.parse(python)
+    esprima.parseModule(typescript)
+    _node_check(typescript)
