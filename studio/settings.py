@@ -1,7 +1,8 @@
 """The studio's own settings (browser, headless, viewport, recent projects, model, job budgets), kept as JSON outside
-any project.
+any project, and the user's folder they live in with the saved logins and the log.
 
-Secrets never go here: API keys live in the environment or the system keyring.
+That folder is the user's config folder, never beside the program, so an upgrade or an uninstall leaves it alone.
+Secrets never go into the settings: API keys live in the environment or the system keyring.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ log = logging.getLogger(__name__)
 
 MAX_RECENT = 10
 LIVE_VIEW_FPS_ENV = "STUDIO_LIVE_VIEW_FPS"
+# The folder's name under the user's config folder (the distribution's name).
+APP_FOLDER = "preflight-studio"
+# Moves the whole folder (settings, saved logins, log): tests, benches, a second profile.
+CONFIG_DIR_ENV = "STUDIO_CONFIG_DIR"
 
 
 class StudioSettings(BaseModel):
@@ -72,10 +77,31 @@ def _fps_from_env() -> float | None:
     return value if value and value > 0 else None
 
 
+def config_folder() -> Path:
+    """The studio's folder in the user's config: $STUDIO_CONFIG_DIR, else ~/.config/preflight-studio
+    ($XDG_CONFIG_HOME) on Linux, %APPDATA%\\preflight-studio on Windows, ~/Library/Application Support/preflight-studio
+    on macOS."""
+    override = os.environ.get(CONFIG_DIR_ENV)
+    # roaming: %APPDATA% (it follows the user to another Windows machine), not %LOCALAPPDATA%; elsewhere it is ignored.
+    return Path(override) if override else Path(user_config_dir(APP_FOLDER, appauthor=False, roaming=True))
+
+
 def settings_path() -> Path:
-    """Where settings live: $STUDIO_CONFIG_DIR/settings.json, else the platform's user config folder."""
-    root = os.environ.get("STUDIO_CONFIG_DIR") or user_config_dir("preflight-studio", appauthor=False)
-    return Path(root) / "settings.json"
+    """Where settings live: settings.json in the config folder."""
+    return config_folder() / "settings.json"
+
+
+def logins_folder() -> Path:
+    """Where saved logins (Playwright storage states: cookies and local storage) are kept unless the user picks another
+    place; made on first use, readable by the user alone."""
+    folder = config_folder() / "logins"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+def log_path() -> Path:
+    """The log a window session writes (studio.entry), rotated beside it as studio.log.1 … .3."""
+    return config_folder() / "logs" / "studio.log"
 
 
 def load_settings(path: Path | None = None) -> StudioSettings:

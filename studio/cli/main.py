@@ -11,17 +11,29 @@ import importlib
 import logging
 import sys
 
-from studio import __version__
+from studio import DISTRIBUTION, installed_version
 
 # Modules under studio.cli that register commands, in the order `studio --help` lists them.
 COMMAND_MODULES = ("core_commands", "export_command", "race_commands", "playground_commands", "jobs_command",
                    "game_commands", "scenario_commands", "pilot_command", "project_commands")
 
 
+class _PrintVersion(argparse.Action):
+    """`studio --version`: `preflight-studio X.Y.Z`, the installed version, looked up only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"{DISTRIBUTION} {installed_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="studio", description="Preflight Studio: explore a web app in a live browser and turn it into tests.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_PrintVersion, help="print the installed version and exit")
     parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:

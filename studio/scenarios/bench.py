@@ -24,6 +24,7 @@ from typing import Any
 import pyotp
 
 from studio.demo.server import DemoServerThread
+from studio.resources import demo_scenarios
 from studio.runtime import EngineRuntime
 from studio.scenarios.batch import BatchHooks, BatchOptions, load_all, run_batch, scenario_files
 from studio.scenarios.data_tools import DataTools
@@ -34,8 +35,6 @@ from studio.scenarios.records import RunLog
 from studio.scenarios.report import read_log, write_report
 from studio.scenarios.runner import ScenarioRunner
 from studio.settings import load_settings
-
-SCENARIOS = Path(__file__).resolve().parents[2] / "projects" / "demo-fintech" / "scenarios"
 
 
 def _ms(values: list[float]) -> dict[str, float | None]:
@@ -52,7 +51,7 @@ async def measure(runs: int = 20) -> dict[str, Any]:
     result: dict[str, Any] = {"base": "embedded demo", "planner": "deterministic (no model)"}
     runtime = EngineRuntime(load_settings(), record=False, headless=True)
     try:
-        scenarios = load_all(scenario_files([str(SCENARIOS)]))
+        scenarios = load_all(scenario_files([str(demo_scenarios())]))
         started = time.perf_counter()
         batch = await run_batch(scenarios, BatchOptions(base_url=base, out=out / "five", parallel=2),
                                 lambda _line: None, BatchHooks(pages=LocalScenarioPages.on(runtime)))
@@ -165,7 +164,7 @@ async def _report(runtime: EngineRuntime, log: Path, out: Path) -> dict[str, Any
         if record["type"] in ("scenario_start", "step", "scenario_end"):
             per.setdefault(str(record.get("scenarioId")), []).append(record)
     grown = [r for r in records if r["type"] == "run_start"]
-    for scenario_id, own in per.items():
+    for own in per.values():
         runs = sum(1 for r in own if r["type"] == "scenario_end")
         grown += own * max(1, 20 // max(1, runs))
     grown += [r for r in records if r["type"] == "run_end"]

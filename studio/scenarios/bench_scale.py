@@ -28,13 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from studio.demo.server import DemoServerThread
+from studio.resources import demo_scenarios
 from studio.runtime import EngineRuntime
 from studio.scenarios.batch import BatchHooks, BatchOptions, load_all, run_batch, scenario_files
 from studio.scenarios.driver import LocalScenarioPages
 from studio.scenarios.spec import Scenario
 from studio.settings import load_settings
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "projects" / "demo-fintech" / "scenarios"
 SIZES = (1, 2, 4)
 LISTEN_TIMEOUT_S = 30.0
 
@@ -114,7 +114,7 @@ async def measure(runs: int = 20, sizes: tuple[int, ...] = SIZES) -> dict[str, A
     demo = DemoServerThread()
     base = demo.start()
     out = Path(tempfile.mkdtemp(prefix="scale-bench-"))
-    scenarios = load_all(scenario_files([str(SCENARIOS)]))
+    scenarios = load_all(scenario_files([str(demo_scenarios())]))
     repeat = max(1, math.ceil(runs / len(scenarios)))
     result: dict[str, Any] = {"base": "embedded demo", "planner": "deterministic (no model)", "crawl": False,
                               "scenarios": len(scenarios), "runs_each_set": repeat * len(scenarios),

@@ -29,7 +29,7 @@ from studio.app.race_service import RaceService
 from studio.app.settings_service import SettingsService
 from studio.app.studio_app import StudioServices
 from studio.browser.urls import normalize_url
-from studio.settings import StudioSettings
+from studio.settings import StudioSettings, logins_folder
 from studio.ui.dialogs import ScreenshotViewer, SettingsDialog
 from studio.ui.docks import DockHost
 from studio.ui.events_dock import EventsPanel
@@ -244,12 +244,13 @@ class StudioWindow(QMainWindow):
         self.browser.end_session()
 
     def save_login_state(self) -> None:
-        path = self.ask_save_path("Save login state", "login-state.json", "Storage state (*.json)")
+        # Saved logins go to the user's config folder by default, never the folder the studio was started in.
+        path = self.ask_save_path("Save login state", str(logins_folder() / "login-state.json"), "Storage state (*.json)")
         if path:
             self.browser.save_storage_state(path)
 
     def ask_login_state_path(self) -> str | None:
-        path, _ = QFileDialog.getOpenFileName(self, "Start signed in from a saved login state", str(Path.cwd()),
+        path, _ = QFileDialog.getOpenFileName(self, "Start signed in from a saved login state", str(logins_folder()),
                                               "Storage state (*.json)")
         return path or None
 
