@@ -24,6 +24,9 @@ def verdict(e: GameEvidence) -> str:
     if answered or e.score_changes:
         return ""
     if e.actions == 0 and "phase3" in e.phases_failed:
+        if e.load_failures:  # the cause a tester looks for first
+            return (f"The game's own code failed while loading ({e.load_failures[0]}), and gameplay exploration "
+                    "never ran, so nothing showed the game could be played.")
         return "Gameplay exploration never ran, so nothing showed the game could be played."
     play = [r for r in e.responses if r.purpose in PLAY_PURPOSES]
     tried = [r for r in play if r.tried and r.expected] or [r for r in play if r.tried]  # as the controls score counts

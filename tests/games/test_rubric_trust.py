@@ -56,6 +56,13 @@ def test_a_game_whose_logic_failed_to_load_scores_low_and_says_why_in_one_senten
     assert said.count(". ") == 0 and said.endswith(".") and "/js/game_manager.js" in said and "404" in said
 
 
+def test_when_play_never_ran_a_game_whose_code_failed_to_load_still_names_that_first():
+    """On a busy machine the play phase can run out before its first move: the broken script is still the reason."""
+    _, total, said = scored(LOGIC_MISSING.model_copy(update={"actions": 0, "phases_failed": ["phase3"]}))
+    assert total <= UNPLAYABLE_CAP and said.startswith("The game's own code failed while loading"), said
+    assert "/js/game_manager.js" in said and "never ran" in said and said.count(". ") == 0
+
+
 @pytest.mark.parametrize("evidence", [UNBOUND, NEVER_STARTS], ids=["controls-unbound", "never-starts"])
 def test_a_game_nothing_could_play_is_capped_whatever_its_page_does_well(evidence):
     scores, total, said = scored(evidence)

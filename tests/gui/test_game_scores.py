@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from PySide6.QtCore import QBuffer, QIODevice, QPoint, QPointF, Qt
+from PySide6.QtCore import QBuffer, QEvent, QIODevice, QObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QTextDocumentFragment
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QToolTip
@@ -156,6 +156,19 @@ def plain(label) -> str:
     return " ".join(QTextDocumentFragment.fromHtml(label.text()).toPlainText().split())
 
 
+class TooltipsShown(QObject):
+    """The text of every tooltip Qt shows while installed on the application."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Show and watched.metaObject().className() == "QTipLabel":
+            self.texts.append(watched.text())
+        return False
+
+
 _nudges = iter(range(1 << 30))
 
 
@@ -182,10 +195,18 @@ def test_hovering_a_bar_shows_its_justification(qloop, tmp_path):
             await until(lambda: not bars.viewport().visibleRegion().isEmpty() and bars.scores["controls"] == 35,
                         what="the run's bars")
             # hovered again on each look, at where the bar is then: the column settles its sizes once it is shown
-            await until(lambda: hover(bars, bar_point(bars, SERIES.index("controls"), 35))
-                        or (QToolTip.isVisible() and QToolTip.text().startswith("Controls")),
-                        what="the bar's tooltip")
-            text = QToolTip.text()
+            # Qt hides a tooltip at any focus or activation change in the application, which other windows of a
+            # long test session can cause at any moment: every tooltip Qt shows is noted as it is shown.
+            shown = TooltipsShown()
+            QApplication.instance().installEventFilter(shown)
+            try:
+                await until(lambda: hover(bars, bar_point(bars, SERIES.index("controls"), 35))
+                            or (QToolTip.isVisible() and QToolTip.text().startswith("Controls") and
+                                shown.texts.append(QToolTip.text()) is None)
+                            or any(t.startswith("Controls") for t in shown.texts), what="the bar's tooltip")
+            finally:
+                QApplication.instance().removeEventFilter(shown)
+            text = next(t for t in shown.texts if t.startswith("Controls"))
             assert text.startswith("Controls & Responsiveness: 35 (poor) · weight 20%"), text
             assert JUSTIFICATIONS["controls"] in text
             await until(lambda: hover(bars, QPoint(2, 2)) or not QToolTip.isVisible(),  # off the bars: it goes

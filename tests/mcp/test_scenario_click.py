@@ -32,7 +32,7 @@ async def test_a_click_waits_out_the_scrim_and_says_what_stood_in_the_way(demo, 
         observed = await server.call("ui.observe")
         button = next(n for n in observed["nodes"] if n.get("testId") == "add-to-cart")
         clicked = await server.call("ui.act.click", nodeId=button["id"])
-        assert clicked["ok"] is True and clicked["traceId"] and clicked["forced"] is False, clicked
+        assert clicked.get("ok") is True and clicked["traceId"] and clicked["forced"] is False, clicked
         # The preflight saw the scrim, said so, and the click waited for it to go (as `studio run`'s steps do).
         coverage = next(fact for fact in clicked["facts"] if fact["type"] == "coverage")
         assert coverage["elementAtPoint"]["testId"] == "loading-scrim"
@@ -66,5 +66,38 @@ async def test_a_click_that_stays_covered_is_retried_with_force_and_says_so(stat
         refused = await server.call("ui.act.click", nodeId=node_named(observed, "button", "Pay")["id"], force=False)
         assert refused["error"]["type"] == "action" and "blocker" in refused["error"]["message"]
         assert (await server.call("ui.wait", condition={"heading_text": "Nothing clicked"}))["ok"]
+    finally:
+        await server.stop()
+
+
+# A grid that hydrates: its buttons sit under a loading scrim, and when the scrim goes they are replaced by new ones
+# (same test ids), as a client-rendered page does.
+HYDRATING = """<!doctype html><title>Hydrating</title>
+<main><h1 id="said">Nothing bought</h1><div id="grid"></div></main>
+<div data-testid="scrim" style="position: fixed; inset: 0; background: rgba(255, 255, 255, .7); z-index: 50"></div>
+<script>
+  const grid = document.getElementById('grid');
+  const draw = (live) => { grid.innerHTML = ''; for (const name of ['Tea', 'Coffee', 'Cocoa']) {
+    const b = document.createElement('button'); b.dataset.testid = 'buy'; b.textContent = 'Buy ' + name;
+    if (live) b.onclick = () => { document.getElementById('said').textContent = 'Bought ' + name; };
+    grid.append(b); } };
+  draw(false);
+  setTimeout(() => { draw(true); document.querySelector('[data-testid=scrim]').remove(); }, 1500);
+</script>"""
+
+
+@pytest.mark.timeout(120)
+async def test_a_node_replaced_while_its_blocker_cleared_is_clicked_again_where_it_is(static_pages, tmp_path):
+    url = static_pages.url("/hydrating", HYDRATING)
+    server = await McpServer("--web-tools", "--app-url", static_pages.base_url,
+                             log_path=tmp_path / "mcp.log").start()
+    try:
+        await server.call("ui.navigate", url=url)
+        observed = await server.call("ui.observe")
+        coffee = node_named(observed, "button", "Buy Coffee")
+        clicked = await server.call("ui.act.click", nodeId=coffee["id"])
+        assert clicked.get("ok") is True and clicked["forced"] is False, clicked
+        said = await server.call("ui.wait", condition={"heading_text": "Bought Coffee"}, timeout=5_000)
+        assert said["ok"], "the second of the replaced buttons was not the one clicked"
     finally:
         await server.stop()
