@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.app.collector import set_aside_startup_objects
 from studio.app.tasks import TaskOwner
+from studio.browser.discovery import BrowserNotFound
 from studio.browser.errors import BrowserError
 from studio.browser.input import InputAction, PageInput
 from studio.browser.screencast import LiveScreencast
@@ -37,6 +38,8 @@ class BrowserService(QObject):
     notice = Signal(str)  # a sentence about something that worked (a saved file)
     navigated = Signal()  # a navigation the tester asked for (address, back, forward, reload) worked
     tracingChanged = Signal(bool)
+    # No browser to launch (none installed, or the chosen one gone): the window offers to fetch or choose one.
+    browserMissing = Signal(object)  # the BrowserNotFound
 
     def __init__(self, runtime: EngineRuntime, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -76,6 +79,8 @@ class BrowserService(QObject):
             session = await self.runtime.start_browser(options)
         except BrowserError as error:
             self.errorOccurred.emit(str(error))
+            if isinstance(error, BrowserNotFound):
+                self.browserMissing.emit(error)
             self.busyChanged.emit(False)
             return None
         self._screencast = LiveScreencast(session, self._on_frame, max_size=options.viewport,

@@ -140,7 +140,8 @@ class BrowserLauncher:
             return self.browser
         self.endpoint = BrowserEndpoint.parse(self.endpoint_text) if self.endpoint_text else None
         if self.endpoint is None:
-            self.info = BrowserInfo(self.browser_path, "settings") if self.browser_path else find_browser()
+            # A chosen path that is gone is BrowserNotFound (the window offers to fetch or choose one), not a launch error.
+            self.info = find_browser(chosen=self.browser_path)
             _check_display(self.headless)
         self._driver = self._driver or await _DRIVERS.acquire()
         try:

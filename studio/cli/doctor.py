@@ -69,10 +69,15 @@ def check_packages() -> Check:
 def check_browser(launch: bool, endpoint: str | None = None) -> Check:
     if endpoint:
         return _check_endpoint(endpoint, launch)
+    from studio.settings import load_settings
+
     try:
-        info = find_browser()
+        info = find_browser(chosen=load_settings().browser_path)  # the browser a session would launch
     except BrowserNotFound as error:
-        return Check("Browser", False, "none found", str(error))
+        looked = f" (looked in: {'; '.join(error.searched)})" if error.searched else ""
+        linux = " On Debian/Ubuntu, `sudo apt-get install -y chromium` installs one too." \
+            if error.searched and sys.platform.startswith("linux") else ""
+        return Check("Browser", False, "none found" + looked, str(error) + linux)
     found = f"{info.path} ({info.version()}, found via {info.source})"
     if not launch:
         return Check("Browser", True, found)
@@ -83,8 +88,8 @@ def check_browser(launch: bool, endpoint: str | None = None) -> Check:
                      "`sudo apt-get install -y libatomic1`, then `studio doctor` again.")
     if problem:
         return Check("Browser", False, found + f"; launching it failed: {problem}",
-                     "Reinstall it (`sudo apt-get install --reinstall -y chromium`) or set STUDIO_BROWSER "
-                     "to another Chromium.")
+                     "Reinstall it (`sudo apt-get install --reinstall -y chromium`), fetch Playwright's Chromium "
+                     "(`studio browser install`) or choose another browser (`studio browser use PATH`).")
     return Check("Browser", True, found + "; launches headless: yes")
 
 

@@ -15,7 +15,7 @@ from studio import DISTRIBUTION, installed_version
 
 # Modules under studio.cli that register commands, in the order `studio --help` lists them.
 COMMAND_MODULES = ("core_commands", "export_command", "race_commands", "playground_commands", "jobs_command",
-                   "game_commands", "scenario_commands", "pilot_command", "project_commands")
+                   "game_commands", "scenario_commands", "pilot_command", "project_commands", "browser_command")
 
 
 class _PrintVersion(argparse.Action):

@@ -12,12 +12,10 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QVBoxLayout,
     QWidget,
 )
 
-from studio import __version__
 from studio.app.browser_service import BrowserService
 from studio.app.case_service import CaseService
 from studio.app.game_service import GameService
@@ -30,9 +28,11 @@ from studio.app.settings_service import SettingsService
 from studio.app.studio_app import StudioServices
 from studio.browser.urls import normalize_url
 from studio.settings import StudioSettings, logins_folder
+from studio.ui.about_dialog import AboutDialog
 from studio.ui.dialogs import ScreenshotViewer, SettingsDialog
 from studio.ui.docks import DockHost
 from studio.ui.events_dock import EventsPanel
+from studio.ui.first_run import BrowserSetup
 from studio.ui.game_front import GameFront
 from studio.ui.live_page_window import LivePagePlacement
 from studio.ui.live_view import LiveView
@@ -83,6 +83,8 @@ class StudioWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self._build_menus()
+        # No browser when a session starts: a dialog offers to fetch Playwright's Chromium or choose one.
+        self.browser_setup = BrowserSetup(self, browser, settings)
         self.docks = DockHost(self, self.view_menu)
         # View › Workspace and the live page's place come first in the View menu, the dock toggles after them.
         self.live_page = LivePagePlacement(self, self.live_view, layout, self.view_menu)
@@ -167,6 +169,8 @@ class StudioWindow(QMainWindow):
         self._action(session_menu, "Take &Screenshot", lambda: self.browser.take_screenshot("manual"), "Ctrl+Shift+P")
         self._action(session_menu, "Save &Login State…", self.save_login_state)
         self.trace_action = self._action(session_menu, "Start &Trace", self.toggle_trace)
+        session_menu.addSeparator()
+        self._action(session_menu, "&Browser…", lambda: self.browser_setup.offer())
 
         self.view_menu = bar.addMenu("&View")
         self.help_menu = bar.addMenu("&Help")
@@ -282,9 +286,11 @@ class StudioWindow(QMainWindow):
         viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         viewer.show()
 
-    def about(self) -> None:
-        QMessageBox.about(self, "About Preflight Studio",
-                          f"Preflight Studio {__version__}\nExplore a web app in a live browser and turn it into tests.")
+    def about(self) -> AboutDialog:
+        dialog = AboutDialog(self.browser, self.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     # -- reactions -----------------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ def test_playwright_managed_before_system(tmp_path, monkeypatch):
     managed = tmp_path / "ms" / "chromium-1234" / "chrome-linux"
     managed.mkdir(parents=True)
     exe = _fake_exe(managed / "chrome")
+    (managed.parent / "INSTALLATION_COMPLETE").touch()  # Playwright's mark of a finished download
     bindir = tmp_path / "bin"
     bindir.mkdir()
     _fake_exe(bindir / "chromium")
@@ -49,10 +50,9 @@ def test_system_browser_then_clear_error(tmp_path, monkeypatch):
     bindir.mkdir()
     _fake_exe(bindir / "google-chrome")
     assert find_browser({"PATH": str(bindir)}).path == str(bindir / "google-chrome")
-    with pytest.raises(BrowserNotFound) as raised:
-        find_browser({"PATH": str(tmp_path / "empty")})
-    assert "sudo apt-get install -y chromium" in str(raised.value)
-    assert "STUDIO_BROWSER" in str(raised.value)
+    with pytest.raises(BrowserNotFound) as raised:  # this machine's install folders kept out of the search
+        find_browser({"PATH": str(tmp_path / "empty"), "STUDIO_BROWSER_SEARCH": "playwright,path"})
+    assert "studio browser install" in str(raised.value) and "studio browser use PATH" in str(raised.value)
 
 
 @pytest.mark.parametrize(

@@ -74,7 +74,8 @@ def test_doctor_reports_what_it_found():
 @pytest.mark.own_browser
 def test_doctor_fails_with_a_next_step_when_no_browser_exists(tmp_path):
     bare_path = os.pathsep.join(str(Path(p)) for p in (Path(sys.executable).parent, "/usr/sbin", "/sbin"))
-    done = studio("doctor", "--no-launch", env={"PATH": bare_path, "PLAYWRIGHT_BROWSERS_PATH": str(tmp_path)})
+    done = studio("doctor", "--no-launch", env={"PATH": bare_path, "PLAYWRIGHT_BROWSERS_PATH": str(tmp_path),
+                                                "STUDIO_BROWSER_SEARCH": "playwright,path"})  # not /usr/bin itself
     assert done.returncode == 2
     assert "next step:" in done.stdout and "apt-get install -y chromium" in done.stdout
 
