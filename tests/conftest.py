@@ -219,6 +219,15 @@ def qloop(qapp):
         yield loop
     finally:
         owner_log.removeHandler(errors)
+        # A window the test left open (a screenshot viewer a double-click opened) would stay the active window for
+        # the worker's next tests: Qt hides tooltips and moves focus as windows come and go.
+        from PySide6.QtWidgets import QToolTip
+
+        for widget in qapp.topLevelWidgets():
+            if widget.isVisible():
+                widget.hide()
+        QToolTip.hideText()
+        qapp.processEvents()
         asyncio.set_event_loop(None)
         loop.close()  # while the QApplication lives; a loop closed by the collector later finds its signals gone
     if errors.errors:
