@@ -60,15 +60,15 @@ class Thresholds:
                 raise ThresholdError(f"{flag} {_number(float(value))} is out of range: give {what}.")
 
 
-def load_results(path: Path) -> list[dict[str, Any]]:
-    """The scenario_end records of a run's JSONL log, in order."""
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """Every record of a run's JSONL log, in order (ResultsError naming the file and the line when it cannot be)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         raise ResultsError(f"{path} does not exist. Give the results.jsonl a `studio run` wrote.") from None
     except (OSError, UnicodeDecodeError) as error:
         raise ResultsError(f"{path} could not be read ({error}).") from None
-    ended = []
+    records = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -77,8 +77,14 @@ def load_results(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as error:
             raise ResultsError(f"{path} line {number} is not JSON ({error.msg}); each line of a results file is "
                                "one record.") from None
-        if isinstance(record, dict) and record.get("type") == "scenario_end":
-            ended.append(record)
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+def load_results(path: Path) -> list[dict[str, Any]]:
+    """The scenario_end records of a run's JSONL log, in order."""
+    ended = [record for record in read_log(path) if record.get("type") == "scenario_end"]
     if not ended:
         raise ResultsError(f"{path} holds no scenario_end record: no scenario finished in that run.")
     return ended

@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from studio.scenarios.navgraph import edges_in
 from studio.scenarios.paths import path_tree
-from studio.scenarios.report_timeline import TIMELINE_STYLE, RunRecords, runs_of, timeline
+from studio.scenarios.report_timeline import TIMELINE_STYLE, RunRecords, runs_of, step_html, timeline
 from studio.scenarios.report_trends import TREND_STYLE, comparison
 from studio.scenarios.summary import scenario_metrics
 from studio.wording import plural
@@ -130,12 +130,7 @@ def _thumbnail(path: str, label: str, media: Callable[[str], str]) -> str:
 
 
 def _step_item(step: dict[str, Any], media: Callable[[str], str]) -> str:
-    blocked = step.get("blocked")
-    return (f"<li><code>{html.escape(step['action']['type'])}</code> "
-            f"{html.escape(json.dumps(step['action'].get('params', {}), ensure_ascii=False)[:120])} on "
-            f"{html.escape(step['observation']['url'])}"
-            + (f'<div class="blocked">blocked: {html.escape(str(blocked.get("reason", "")))}</div>'
-               if isinstance(blocked, dict) else "")
+    return ("<li>" + step_html(step, 120)
             + (f"<div>{_thumbnail(step['screenshot'], 'step ' + str(step.get('step')), media)}</div>"
                if step.get("screenshot") else "") + "</li>")
 

@@ -119,17 +119,23 @@ def _tip_image(path: str | None, label: str, media: Callable[[str], str]) -> str
     return f'<img src="{html.escape(media(path))}" loading="lazy" decoding="async" alt="{html.escape(label)}">'
 
 
-def _step_tip(run: RunRecords, step: dict[str, Any], at: float, media: Callable[[str], str]) -> str:
+def step_html(step: dict[str, Any], limit: int, between: str = " ") -> str:
+    """A step as the report says it: its action and parameters (cut at `limit`), the page it was on, and what
+    blocked it, if anything."""
     action = step.get("action") or {}
     params = json.dumps(action.get("params", {}), ensure_ascii=False)
     url = (step.get("observation") or {}).get("url", "")
     blocked = step.get("blocked")
-    shot = step.get("screenshot")
-    return (f"<b>Step {html.escape(str(step.get('step', '?')))}</b> · +{at:.1f} s<br>"
-            f"<code>{html.escape(str(action.get('type', '?')))}</code> {html.escape(params[:140])}<br>"
+    return (f"<code>{html.escape(str(action.get('type', '?')))}</code> {html.escape(params[:limit])}{between}"
             f"on {html.escape(str(url))}"
             + (f'<div class="blocked">blocked: {html.escape(str(blocked.get("reason", "")))}</div>'
-               if isinstance(blocked, dict) else "")
+               if isinstance(blocked, dict) else ""))
+
+
+def _step_tip(run: RunRecords, step: dict[str, Any], at: float, media: Callable[[str], str]) -> str:
+    shot = step.get("screenshot")
+    return (f"<b>Step {html.escape(str(step.get('step', '?')))}</b> · +{at:.1f} s<br>"
+            + step_html(step, 140, between="<br>")
             + ('<div class="note">the page after the step:</div>'
                + _tip_image(shot, f"{run.scenario_id} step {step.get('step')}", media) if shot else
                '<div class="none">No screenshot of this step (capture: screenshot_on_step takes one).</div>'))

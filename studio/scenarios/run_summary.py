@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from studio.scenarios.gate import ResultsError, read_log
 from studio.scenarios.metrics import median
 from studio.scenarios.records import timestamp
 
@@ -25,25 +26,10 @@ class SummaryError(Exception):
 
 def read_records(paths: Iterable[Path]) -> list[dict[str, Any]]:
     """Every record of the logs, in order (several shards' results.jsonl make one run)."""
-    records: list[dict[str, Any]] = []
-    for path in paths:
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            raise SummaryError(f"{path} does not exist. Give the results.jsonl a `studio run` wrote.") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise SummaryError(f"{path} could not be read ({error}).") from None
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise SummaryError(f"{path} line {number} is not JSON ({error.msg}); each line of a results file "
-                                   "is one record.") from None
-            if isinstance(record, dict):
-                records.append(record)
-    return records
+    try:
+        return [record for path in paths for record in read_log(path)]
+    except ResultsError as error:
+        raise SummaryError(str(error)) from None
 
 
 def summarise(records: list[dict[str, Any]], report: str | None = None,
