@@ -32,8 +32,7 @@ from studio.browser.contexts import ContextOptions
 from studio.browser.errors import BrowserError
 from studio.mcp.tool_replies import ACT, READ, failure, reply
 from studio.models.race import ActionName
-from studio.models.race import Observation as Fact
-from studio.race.actions import INFORMATIONAL, RunOutcome
+from studio.race.actions import INFORMATIONAL
 from studio.race.driver import PageDriver, WaitUntil, blocked_sentence
 from studio.race.errors import RaceError
 from studio.runtime import EngineRuntime
@@ -185,8 +184,9 @@ class WebTools:
                                         "the page now: call ui.observe and use a current nodeId.")
             with page.requests() as watch:
                 for action, value, key in steps:
-                    outcome, told = await _do(page, action, target, value, key, force)
-                    facts += told
+                    outcome = await page.do(action, target, value=value, key=key, force=force,
+                                            timeout_ms=ACT_TIMEOUT_S * 1000)
+                    facts += outcome.told
                     if not outcome.acted:
                         return failure("action", f"{verb} did not happen: {blocked_sentence(outcome.observations)}.")
                     forced = forced or outcome.forced
@@ -291,20 +291,3 @@ def _entry(node: UINode) -> dict[str, Any]:
     """A node of ui.inspect_tree: its id, the seed's role (with ariaRole when the precise one differs), its name."""
     shown = seed_node(node)
     return {key: shown[key] for key in ("id", "role", "ariaRole", "name") if key in shown}
-
-
-async def _do(page: PageDriver, action: ActionName, target: str, value: str | None, key: str | None, force: bool
-              ) -> tuple[RunOutcome, list[Fact]]:
-    """PageDriver.do's sequence, keeping the facts it was told: the first look (facts instead of acting when
-    something stands in the way), the acknowledged retry that waits for what can clear, then — with `force`, on a
-    target still blocked — the seed's force: true. Returns the outcome and the last facts told before it acted."""
-    ref = await page.ref_of(target, timeout_ms=ACT_TIMEOUT_S * 1000)
-    outcome = await page.act(action, ref, value=value, key=key)
-    facts = list(outcome.observations)
-    if not outcome.acted:
-        outcome = await page.act(action, outcome.ref, value=value, key=key)
-        facts = list(outcome.observations) or facts  # still blocked: what stands in the way now
-    if not outcome.acted and force and any(fact.type not in INFORMATIONAL for fact in outcome.observations):
-        outcome = await page.act(action, outcome.ref, value=value, key=key, force=True)
-    assert isinstance(outcome, RunOutcome)
-    return outcome, facts

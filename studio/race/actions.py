@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from playwright.async_api import Error as PlaywrightError
+from pydantic import Field
 
 from studio.models.race import DRAG_STEPS, ActionName, ActionOutcome, Observation
 from studio.race.errors import RaceError, context_closed, navigated_before_done, page_unresponsive
@@ -57,6 +58,7 @@ class RunOutcome(ActionOutcome):
 
     reResolved: ReResolved | None = None
     forced: bool = False  # done without its preflight, after the facts did not clear in time (the seed's force)
+    told: list[Observation] = Field(default_factory=list)  # PageDriver.do: the last facts told before it acted (or that still stood)
 
 
 def stands_in_the_way(action: str, fact: Observation) -> bool:

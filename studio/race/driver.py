@@ -188,11 +188,14 @@ class PageDriver(PageReads):
         stays blocked comes back not acted, with its facts; errors are RaceError."""
         ref = await self.ref_of(target, timeout_ms=timeout_ms, state=state)
         outcome = await self.act(action, ref, value=value, key=key)
+        told = list(outcome.observations)
         if not outcome.acted:  # told once (a link's navigation fact too); the acknowledged retry acts when it can
             outcome = await self.act(action, outcome.ref, value=value, key=key)
+            told = list(outcome.observations) or told  # still blocked: what stands in the way now
         if not outcome.acted and _blocked(outcome) and force:
             outcome = await self.act(action, outcome.ref, value=value, key=key, force=True)
         assert isinstance(outcome, RunOutcome)
+        outcome.told = told
         return outcome
 
     async def must(self, action: ActionName, target: Target, value: str | None = None, key: str | None = None,
