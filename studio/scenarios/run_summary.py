@@ -83,7 +83,12 @@ def write_summary(log: Path, report: Path | None = None, stopped: bool = False, 
 
 def write_joined_summary(logs: list[Path], out: Path) -> Path:
     """Write the summary of several runs' logs (a sharded run's results.jsonl files) to `out`."""
-    summary = summarise(read_records(logs))
+    records = read_records(logs)
+    if not any(record.get("type") == "scenario_end" for record in records):
+        # Never a summary of nothing: a 0 % pass rate of 0 scenarios would read as a run that failed everything.
+        raise SummaryError(f"{', '.join(str(path) for path in logs)} holds no scenario_end record: no scenario "
+                           "finished in that run, so there is nothing to summarise. Check that the run got going.")
+    summary = summarise(records)
     summary["results"] = ", ".join(str(path) for path in logs)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -78,6 +78,10 @@ def test_studio_summary_joins_the_shards_logs(tmp_path):
     missing = subprocess.run([sys.executable, "-m", "studio", "summary", str(tmp_path / "none.jsonl")],
                              capture_output=True, text=True, cwd=ROOT, timeout=120, env=dict(os.environ), check=False)
     assert missing.returncode == 2 and "does not exist" in missing.stderr
+    started_only = write_log(tmp_path / "shards" / "broken" / "results.jsonl", [{"type": "run_start", "runId": "x"}])
+    nothing = subprocess.run([sys.executable, "-m", "studio", "summary", str(started_only), "--out", str(out)],
+                             capture_output=True, text=True, cwd=ROOT, timeout=120, env=dict(os.environ), check=False)
+    assert nothing.returncode == 2 and "no scenario finished" in nothing.stderr  # never a summary of nothing
 
 
 # -- the CI workflow ----------------------------------------------------------------------------------------------
