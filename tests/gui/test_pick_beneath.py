@@ -29,7 +29,9 @@ def _label(view) -> str:
 
 @pytest.mark.slow
 def test_alt_click_picks_the_add_to_cart_beneath_the_scrim_and_the_pick_survives_a_reload(qloop, demo, tmp_path):
-    demo.configure(hydration_ms=(30_000, 30_000), shuffle_products=False)  # the scrim stays up the whole test
+    demo.configure(hydration_ms=(60_000, 60_000), shuffle_products=False)  # the scrim stays up the whole test
+    # (60 s, the most the demo allows: under full-suite load the steps before the reload took past 30 s, and the
+    # scrim's end re-renders the cards, so "Above" found the card again instead of the button)
 
     async def scenario():
         services, window, session = await open_race_studio(demo.base_url + "/products", tmp_path)

@@ -53,12 +53,18 @@ async def call(tool, **arguments) -> tuple[dict, str]:
     return json.loads(wire), wire
 
 
+async def open_huge(contexts: BrowserContexts, static_pages: StaticPages) -> None:
+    """Open the huge page with time to build it: its script makes 200,000 elements before the load event, which took
+    past browser_navigate's 15 s under full-suite load. What is tested is the snapshot, under the short page limit."""
+    entry = await contexts.for_navigation("default")
+    await entry.driver.navigate(static_pages.url("/huge", HUGE), timeout_ms=180_000)
+
+
 async def test_a_200000_element_page_comes_in_parts_and_stays_open(static_pages, fleet):
     contexts = BrowserContexts(fleet, page_timeout_s=PAGE_TIMEOUT_S)
     tools = BrowserTools(contexts)
     try:
-        opened, _ = await call(tools.browser_navigate, url=static_pages.url("/huge", HUGE), browserContext="default")
-        assert opened["ok"], opened
+        await open_huge(contexts, static_pages)
         started = time.monotonic()
         first, wire = await call(tools.browser_snapshot, browserContext="default")
         took = time.monotonic() - started
@@ -120,10 +126,12 @@ async def test_a_page_walked_in_pieces_reads_as_walked_whole(page, monkeypatch, 
 
 
 async def test_a_snapshot_out_of_time_on_a_page_that_still_answers_keeps_the_page(static_pages, fleet):
-    contexts = BrowserContexts(fleet, page_timeout_s=PAGE_TIMEOUT_S)
+    # The page's limit is generous here: what is tested is the tool's own limit, and that the page is asked whether
+    # it still answers (under heavy load a 4 s probe ran out, and the page was taken for stuck).
+    contexts = BrowserContexts(fleet, page_timeout_s=30)
     tools = BrowserTools(contexts)
     try:
-        await call(tools.browser_navigate, url=static_pages.url("/huge", HUGE), browserContext="default")
+        await open_huge(contexts, static_pages)
         tools.belt.tool_timeout_s = 0.02  # far less than one part takes: the call runs out of time, the page answers
         late, wire = await call(tools.browser_snapshot, browserContext="default")
         assert late["error"]["type"] == "timeout" and "busy loop" not in wire
