@@ -80,7 +80,11 @@ def _gui(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"error: {error}.", file=sys.stderr)
         return 2
-    return window().run_gui(project=args.project, url=url, screenshot=args.screenshot, headed=args.headed,
+    if args.project_file and args.project and args.project_file != args.project:
+        print(f"error: two projects given ({args.project_file} and --project {args.project}); give one.",
+              file=sys.stderr)
+        return 2
+    return window().run_gui(project=args.project_file or args.project, url=url, screenshot=args.screenshot, headed=args.headed,
                             storage_state=args.storage_state, allow_file_urls=args.allow_file_urls,
                             workspace=args.workspace, size=args.size)
 
@@ -185,6 +189,8 @@ def _bench(args: argparse.Namespace) -> int:
 
 def register(commands: argparse._SubParsersAction) -> None:
     gui = commands.add_parser("gui", help="open the studio window (the default)")
+    gui.add_argument("project_file", nargs="?", type=Path, metavar="PROJECT",
+                     help="open or create this .studio project file (as --project does)")
     gui.add_argument("--project", type=Path, help="open or create this .studio project file")
     gui.add_argument("--url", help="open this URL in the live browser")
     gui.add_argument("--screenshot", type=Path, metavar="PNG",

@@ -41,8 +41,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+PROJECT_SUFFIX = ".studio"
+
+
+def opening_a_project(argv: list[str]) -> list[str]:
+    """A project file given on its own (`studio q3.studio`: what a launcher, a double-click on a file or a macOS
+    document event passes) opens in the window: `studio gui q3.studio`."""
+    positional = [arg for arg in argv if not arg.startswith("-")]
+    if len(positional) == 1 and positional[0].lower().endswith(PROJECT_SUFFIX) and positional == argv[-1:]:
+        return [*argv[:-1], "gui", argv[-1]]
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = opening_a_project(list(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -50,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.command is None:
         # Plain `studio` (top-level options only) opens the window.
-        args = parser.parse_args([*(sys.argv[1:] if argv is None else argv), "gui"])
+        args = parser.parse_args([*argv, "gui"])
     try:
         return args.handler(args)
     except KeyboardInterrupt:

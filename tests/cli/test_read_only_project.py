@@ -74,3 +74,13 @@ def test_export_still_reads_a_read_only_project(read_only_project: Path, tmp_pat
     done = studio("export", "--project", read_only_project, "--session", "s1", "--lang", "python",
                   "--out", tmp_path / "exported")
     assert done.returncode == 2 and "has no session 's1'" in done.stderr, done.stderr  # it opened and read it
+
+
+
+@pytest.mark.gui
+def test_a_project_file_named_after_gui_goes_to_the_window(read_only_project: Path, tmp_path: Path) -> None:
+    """`studio gui FILE` (a launcher's `Exec=studio gui %f`) opens FILE as --project does: the window's project check
+    refuses this one, which proves it got there (`studio FILE` becomes `studio gui FILE`: test_project_argument)."""
+    before = digest(read_only_project)
+    done = studio("gui", read_only_project, "--screenshot", tmp_path / "window.png")
+    assert_refused(done, read_only_project, before)
