@@ -45,6 +45,8 @@ def run_in_qt(main: Callable[[], Awaitable[T]]) -> T:
         raise TypeError(f"The studio window needs a QApplication, but a {type(app).__name__} is already running.")
     app.setApplicationName("Preflight Studio")
     app.setOrganizationName("Preflight Studio")
+    # The launcher entry's name (preflight-studio.desktop): Wayland docks and task bars show its icon and name.
+    app.setDesktopFileName("preflight-studio")
     # The coroutine decides when to quit: closing the window must not stop the loop before shutdown ran.
     app.setQuitOnLastWindowClosed(False)
     apply_theme(app)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import os
 import shutil
 import subprocess
 import sys
@@ -152,3 +153,14 @@ def test_depends_names_the_packages_of_libraries_the_bundle_loads_but_does_not_c
     assert "libpng16-16" not in " ".join(depends) and not unowned  # carried by the bundle itself
     shutil.copy(zlib, bundle / zlib.name)  # now the bundle carries zlib too
     assert "zlib1g" not in debian.depends(bundle, launchers=set())[0]
+
+
+@pytest.mark.gui
+def test_the_window_names_its_launcher_entry_so_docks_show_its_icon():
+    code = ("from PySide6.QtWidgets import QApplication\n"
+            "from studio.ui.launcher import run_in_qt\n"
+            "async def name(): return QApplication.instance().desktopFileName()\n"
+            "print(run_in_qt(name))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.stdout.strip() + ".desktop" == DESKTOP_FILE, done.stderr[-2000:]
