@@ -30,7 +30,7 @@ PACKAGE_STEPS = {"Linux": "apt-get install -y ./dist/preflight-studio_", "Window
 # packaging/ is not a package (its scripts run from there, and PyPI's `packaging` has the name): import from inside it.
 sys.path.insert(0, str(PACKAGING))
 from bundling import debian, frozen_main
-from bundling.desktop import DESKTOP_FILE, MIME_FILE, MIME_TYPE
+from bundling.desktop import DESKTOP_FILE, MIME_FILE, MIME_TYPE, install_desktop_files
 
 
 def _steps() -> list[dict]:
@@ -164,3 +164,27 @@ def test_the_window_names_its_launcher_entry_so_docks_show_its_icon():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert done.stdout.strip() + ".desktop" == DESKTOP_FILE, done.stderr[-2000:]
+
+
+def test_the_tarball_installs_for_one_user_with_a_launcher_entry_that_needs_no_path(tmp_path):
+    """install.sh, as the tarball holds it, run from the unpacked folder with an empty HOME."""
+    unpacked = tmp_path / "preflight-studio-1.2.3"
+    install_desktop_files(unpacked / "share", {}, PACKAGING.parent / "resources" / "icons" / "studio.svg",
+                          PACKAGING / "linux")
+    shutil.copy(PACKAGING / "linux" / "install.sh", unpacked / "install.sh")
+    (unpacked / "studio").write_text("#!/bin/sh\necho studio here\n", encoding="utf-8")
+    (unpacked / "studio").chmod(0o755)
+    home = tmp_path / "home"
+    home.mkdir()
+    done = subprocess.run(["sh", str(unpacked / "install.sh")], capture_output=True, text=True,
+                          env={"HOME": str(home), "PATH": os.environ["PATH"]}, check=True)
+    assert "Installed" in done.stdout
+    linked = home / ".local" / "bin" / "studio"
+    assert subprocess.run([str(linked)], capture_output=True, text=True).stdout == "studio here\n"
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str  # type: ignore[assignment,method-assign]
+    entry.read(home / ".local" / "share" / "applications" / DESKTOP_FILE, encoding="utf-8")
+    assert entry["Desktop Entry"]["Exec"] == f'"{unpacked}/studio" gui %f'
+    assert entry["Desktop Entry"]["TryExec"] == f"{unpacked}/studio"
+    assert (home / ".local" / "share" / "mime" / "packages" / MIME_FILE).is_file()
+    assert (home / ".local" / "share" / "icons" / "hicolor" / "scalable" / "apps" / "preflight-studio.svg").is_file()
