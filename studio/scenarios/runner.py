@@ -39,7 +39,7 @@ from studio.scenarios.model_planner import CostExceeded, ModelPlanner
 from studio.scenarios.observe import Observation
 from studio.scenarios.planner import DeterministicPlanner, credentials, redacted
 from studio.scenarios.records import RunLog
-from studio.scenarios.spec import REFERENCE, McpCall, Scenario, lookup
+from studio.scenarios.spec import REFERENCE, Condition, McpCall, Scenario, lookup
 from studio.scenarios.validation import ENV
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,28 @@ def resolve_references(value: Any, variables: dict[str, Any]) -> Any:
     if isinstance(value, list):
         return [resolve_references(item, variables) for item in value]
     return value
+
+
+def with_values(scenario: Scenario, variables: dict[str, Any]) -> Scenario:
+    """The scenario with `${name.field}` and `${env.NAME}` in its start URL and in its goal's success and failure
+    conditions replaced by their values, as text (`url_contains: /orders/${order.id}`, a heading naming the stored
+    user). The goal's description and the hints stay as written: they go to the model, which never sees the test
+    user's credentials (the planners fill those in when they type). MissingValue names a reference with no value."""
+    def text(value: Any) -> Any:
+        if isinstance(value, str):
+            return REFERENCE.sub(lambda m: str(_lookup(variables, m.group(1), m.group(2))), value)
+        return {key: text(item) for key, item in value.items()} if isinstance(value, dict) else value
+
+    def conditions(given: list[Condition]) -> list[Condition]:
+        return [Condition.model_validate(text(c.model_dump(exclude_none=True))) for c in given]
+
+    goal = scenario.goal
+    return scenario.model_copy(update={
+        "context": scenario.context.model_copy(update={"start_url": text(scenario.context.start_url)}),
+        "goal": goal.model_copy(update={
+            "success": goal.success.model_copy(update={"conditions": conditions(goal.success.conditions)}),
+            "failure": goal.failure.model_copy(update={"conditions": conditions(goal.failure.conditions)})}),
+    })
 
 
 def _lookup(variables: dict[str, Any], name: str, path: str) -> Any:
@@ -188,6 +210,7 @@ class ScenarioRunner:
             async with self.data() as data:
                 try:
                     load = await self._calls(scenario.preconditions, data, variables, None)
+                    scenario = with_values(scenario, variables)
                     page = await self._open(scenario, load or self._reusable(scenario, variables), result, exclude)
                     await capture.start(page)
                     if self.page_opened is not None and isinstance(page, LocalScenarioPage):
