@@ -266,5 +266,16 @@ def element_target(ref: ElementRef) -> LocatorSpec:
     return LocatorSpec(steps=[LocatorStep(kind="text", value=ref.text or "")], strategy="text")
 
 
+def roles_meant(role: str) -> list[str]:
+    """The ARIA roles a condition's role stands for: itself, and when it is one of the seed's six the precise roles
+    the seed reads as it (`textbox` is also a searchbox or a combobox, `checkbox` a radio or a switch)."""
+    return [role, *(aria for aria, seed in SEED_ROLE_OF.items() if seed == role)]
+
+
 async def _visible(page: PageDriver, ref: ElementRef) -> bool:
-    return await page.is_visible(element_target(ref))
+    if ref.testId is not None or ref.role is None:
+        return await page.is_visible(element_target(ref))
+    for role in roles_meant(ref.role):
+        if await page.is_visible(element_target(ref.model_copy(update={"role": role}))):
+            return True
+    return False

@@ -1,7 +1,7 @@
 """Seed 004's ui.observe over MCP, with the SDK's own client: the seed's UINode — headings are nodes (role "heading"),
 landmarks and named regions too (role "region"), every node with `parentId` and `children` (ids of nodes) — and the
 `headings` list kept; every role is one of the seed's six, the precise ARIA role kept as `ariaRole` (ui.query finds
-a node by either, ui.act.type chooses in a select); `studio run`'s MCP driver reads `ariaRole` back, and takes a
+a node by either, ui.wait and a goal's element_visible accept either, ui.act.type chooses in a select); `studio run`'s MCP driver reads `ariaRole` back, and takes a
 server's six roles as they are; and the deterministic planner never clicks a heading or a region."""
 
 from __future__ import annotations
@@ -135,6 +135,15 @@ async def test_every_role_is_the_seeds_and_the_aria_role_is_kept_beside_it(stati
         assert (await server.call("ui.act.check", nodeId="sort-name", checked=True))["ok"]
         after = {node["id"]: node for node in (await server.call("ui.observe"))["nodes"]}
         assert after["size"]["value"] == "l" and after["sort-name"]["checked"] is True
+        # ui.wait (and a goal's element_visible) reads a role as ui.observe answers it: the seed's or the precise one.
+        for role, name in (("textbox", "Search"), ("searchbox", "Search"), ("checkbox", "Price"), ("radio", "Price"),
+                           ("textbox", "Size")):
+            waited = await server.call("ui.wait", condition={"element_visible": {"role": role, "name": name}},
+                                       timeout=2_000)
+            assert waited["ok"] is True, (role, name, waited)
+        nowhere = await server.call("ui.wait", condition={"element_visible": {"role": "textbox", "name": "Name"}},
+                                    timeout=500)
+        assert nowhere["ok"] is False  # a radio is no textbox
     finally:
         await server.stop()
 
