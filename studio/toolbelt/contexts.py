@@ -19,6 +19,7 @@ from studio.browser.fleet import BrowserFleet
 from studio.browser.origins import OriginPolicy
 from studio.race.driver import PageDriver
 from studio.race.errors import RaceError, context_closed
+from studio.race.page import WALK_SHARE
 from studio.race.world import PAGE_TIMEOUT_S
 from studio.toolbelt.recording import ProjectRecording
 
@@ -28,7 +29,8 @@ VIEWPORT = (1280, 720)
 ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 20_000
 _MAX_NAME = 64
-# How long a page that kept a tool waiting has to answer a one-line question to show it is not stuck.
+# How long a page that kept a tool waiting has to answer a one-line question to show it is not stuck, once the part
+# of a walk it may still be running (a large page's snapshot part, up to WALK_SHARE of the page limit) is done.
 PROBE_TIMEOUT_S = 2.0
 
 
@@ -129,6 +131,12 @@ class BrowserContexts:
             entry.driver.race.preflight = enabled
         return enabled
 
+    @property
+    def probe_seconds(self) -> float:
+        """The question waits behind a part of a walk the page may still be running (the tool that gave up cannot
+        stop it): its budget, then PROBE_TIMEOUT_S, never past the page limit. A busy loop answers neither."""
+        return min(self.page_timeout_s, PROBE_TIMEOUT_S + WALK_SHARE * self.page_timeout_s)
+
     async def still_answers(self, name: str) -> int | None:
         """The element count of a context's page if it still answers a one-line question within a short time, else
         None: a call that ran out of time on a large or slow page is no reason to close that page."""
@@ -136,7 +144,7 @@ class BrowserContexts:
             driver = self.get(name).driver
             count = await driver.evaluate("document.getElementsByTagName('*').length",
                                           during="checking that the page still answers",
-                                          seconds=min(PROBE_TIMEOUT_S, self.page_timeout_s))
+                                          seconds=self.probe_seconds)
         except RaceError:  # no answer in time (a busy loop holds every script of its page), or no page to ask
             return None
         return count if isinstance(count, int) else None
