@@ -84,9 +84,9 @@ def _gui(args: argparse.Namespace) -> int:
         print(f"error: two projects given ({args.project_file} and --project {args.project}); give one.",
               file=sys.stderr)
         return 2
-    return window().run_gui(project=args.project_file or args.project, url=url, screenshot=args.screenshot, headed=args.headed,
-                            storage_state=args.storage_state, allow_file_urls=args.allow_file_urls,
-                            workspace=args.workspace, size=args.size)
+    return window().run_gui(project=args.project_file or args.project, url=url, screenshot=args.screenshot,
+                            headed=args.headed, storage_state=args.storage_state,
+                            allow_file_urls=args.allow_file_urls, workspace=args.workspace, size=args.size)
 
 
 def _endpoint_for_this_process(args: argparse.Namespace) -> None:

@@ -91,7 +91,7 @@ def resolve_references(value: Any, variables: dict[str, Any]) -> Any:
         whole = REFERENCE.fullmatch(value)
         if whole:
             return _lookup(variables, whole.group(1), whole.group(2))
-        return REFERENCE.sub(lambda m: str(_lookup(variables, m.group(1), m.group(2))), value)
+        return _filled_text(value, variables)
     if isinstance(value, dict):
         return {key: resolve_references(item, variables) for key, item in value.items()}
     if isinstance(value, list):
@@ -106,7 +106,7 @@ def with_values(scenario: Scenario, variables: dict[str, Any]) -> Scenario:
     user's credentials (the planners fill those in when they type). MissingValue names a reference with no value."""
     def text(value: Any) -> Any:
         if isinstance(value, str):
-            return REFERENCE.sub(lambda m: str(_lookup(variables, m.group(1), m.group(2))), value)
+            return _filled_text(value, variables)
         return {key: text(item) for key, item in value.items()} if isinstance(value, dict) else value
 
     def conditions(given: list[Condition]) -> list[Condition]:
@@ -119,6 +119,11 @@ def with_values(scenario: Scenario, variables: dict[str, Any]) -> Scenario:
             "success": goal.success.model_copy(update={"conditions": conditions(goal.success.conditions)}),
             "failure": goal.failure.model_copy(update={"conditions": conditions(goal.failure.conditions)})}),
     })
+
+
+def _filled_text(value: str, variables: dict[str, Any]) -> str:
+    """Every `${…}` in `value` replaced by its value as text."""
+    return REFERENCE.sub(lambda m: str(_lookup(variables, m.group(1), m.group(2))), value)
 
 
 def _lookup(variables: dict[str, Any], name: str, path: str) -> Any:

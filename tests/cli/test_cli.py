@@ -197,4 +197,3 @@ def test_demo_with_a_display_runs_the_tour_in_the_window(tmp_path):
     assert "16/16" not in done.stderr  # progress went to the window's Events dock, not the terminal
     with ProjectFile.open(out / "demo.studio") as project:
         assert project.run_summaries()[0].summary["session_id"] == summary["session_id"]
-

@@ -4,18 +4,12 @@ a goal could never be met). The goal's description and the hints keep the refere
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 import yaml
 
 from studio.scenarios.runner import MissingValue, with_values
 from studio.scenarios.spec import Scenario
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.scenarios.test_run import studio
 
 SCENARIO = """version: "0.1"
 id: order-page
@@ -50,7 +44,7 @@ def test_the_start_url_and_the_goals_conditions_get_the_stored_values(monkeypatc
 
 
 @pytest.mark.browser
-def test_a_goal_named_through_the_environment_is_reached_on_the_demo(browser_info, tmp_path):
+def test_a_goal_named_through_the_environment_is_reached_on_the_demo(browser_info, tmp_path, monkeypatch):
     path = tmp_path / "help.yaml"
     path.write_text("""version: "0.1"
 id: open-help
@@ -61,8 +55,8 @@ goal:
   success: { conditions: [ { heading_text: "${env.QA_HELP_HEADING}" } ] }
 constraints: { max_steps: 3 }
 """, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "studio", "run", str(path), "--demo", "--out", str(tmp_path / "out")],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300,
-                          env={**os.environ, "QA_HELP_PAGE": "help", "QA_HELP_HEADING": "Help Center"})
+    monkeypatch.setenv("QA_HELP_PAGE", "help")
+    monkeypatch.setenv("QA_HELP_HEADING", "Help Center")
+    done = studio("run", str(path), "--demo", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Pass Rate: 100% (1/1)" in done.stdout
