@@ -109,10 +109,6 @@ def _strip_node(folder: Path) -> None:
         run("strip", node)
 
 
-def folder_bytes(folder: Path) -> int:
-    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink())
-
-
 def pack(kind: str, bundle: Path, icons: dict[int, Path], work: Path, out: Path, version: str,
          deb_compression: str = "xz") -> dict:
     stem = f"{NAME}-{version}-{this_os()}-{machine()}"
@@ -165,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     frozen_at = time.monotonic()
     bundle = freeze(python, args.work, args.out, icons[max(icons)], version)
     report: dict = {"version": version, "os": this_os(), "machine": machine(), "tool": BUILD_TOOLS[0],
-                    "bundle": str(bundle), "bundle_bytes": folder_bytes(bundle),
+                    "bundle": str(bundle), "bundle_bytes": archives.folder_bytes(bundle),
                     "freeze_seconds": round(time.monotonic() - frozen_at, 1), "packages": {}}
     for kind in wanted:
         if kind != "folder":

@@ -11,6 +11,11 @@ import zipfile
 from pathlib import Path
 
 
+def folder_bytes(folder: Path) -> int:
+    """The bytes of the files under `folder`, symlinks not counted twice."""
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink())
+
+
 def tarball(bundle: Path, extras: dict[str, Path], target: Path, top: str) -> Path:
     """`top/` holding the bundle, plus each extra (name inside top/ -> file or folder); symlinks stay symlinks."""
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from bundling.archives import folder_bytes
 from bundling.desktop import install_desktop_files
 
 INSTALL_ROOT = "/opt/preflight-studio"
@@ -140,7 +141,7 @@ def build_deb(bundle: Path, icons: dict[int, Path], svg: Path, linux_files: Path
     (bin_dir / "studio").symlink_to(f"{INSTALL_ROOT}/studio")
     install_desktop_files(staging / "usr" / "share", icons, svg, linux_files)
     depends_on, unowned = depends(opt, launchers={opt / "studio"})
-    installed_kib = sum(p.stat().st_size for p in staging.rglob("*") if p.is_file() and not p.is_symlink()) // 1024
+    installed_kib = folder_bytes(staging) // 1024
     debian = staging / "DEBIAN"
     debian.mkdir()
     architecture = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True,

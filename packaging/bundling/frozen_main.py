@@ -13,6 +13,7 @@ import os
 import runpy
 import sys
 
+
 def _as_python(argv: list[str]) -> bool:
     """Run `-c CODE …` or `-m MODULE …` as Python does; False when argv is a studio command."""
     if len(argv) < 3 or argv[1] not in ("-c", "-m"):
