@@ -100,21 +100,24 @@ fi
 # The whole suite in two lanes, each test once: the fast lane first (no browser, no window: the type check, the
 # layer contracts and the pure logic, about a minute), so a broken build fails early; then the browser and window
 # tests, with the 25 slowest listed at the end.
+# A few tests time real processes and pages (a game's answer to a key, a scrim that hides, a cancelled download):
+# under full load one of them now and then misses. So the tests that failed in a lane run again, one at a time, and
+# decide: one that fails again fails the run, and every first failure stays named in the output above.
+lane() {
+    marks=$1
+    shift
+    status=0
+    # shellcheck disable=SC2086
+    "$VENV/bin/python" -m pytest $WORKERS -m "$marks" "$@" || status=$?
+    [ "$status" -eq 1 ] || return "$status"
+    say "Running the tests that failed under the full load again, one at a time (a broken test fails again)"
+    "$VENV/bin/python" -m pytest -n 0 --last-failed --last-failed-no-failures none -m "$marks" -q -rA \
+        -o console_output_style=classic
+}
 say "Running the fast lane (no browser, no window)"
-# shellcheck disable=SC2086
-"$VENV/bin/python" -m pytest $WORKERS -m "not browser and not gui and not corpus" -q
+lane "not browser and not gui and not corpus" -q
 say "Running the browser, window and app-corpus tests"
 # These wait on pages and windows much of the time, so one worker more than there are cores keeps the cores busy
 # (measured on 2 cores: 3 workers finish the preflight and playground tests 10 % sooner than 2).
 [ -n "$WORKERS" ] && WORKERS="-n $(( $(nproc) + 1 ))"
-LANE="browser or gui or corpus"
-status=0
-# shellcheck disable=SC2086
-"$VENV/bin/python" -m pytest $WORKERS -m "$LANE" --durations=25 || status=$?
-[ "$status" -eq 1 ] || exit "$status"
-# A few of these measure a real page's timing (a game's answer to a key, a scrim that hides): under three workers on
-# two cores one of them now and then misses. Each failed test runs again, alone on a quiet machine, and decides: one
-# that fails again fails the run, and every test that failed is named above, passed again or not.
-say "Running the tests that failed under the full load again, one at a time (a broken test fails again)"
-exec "$VENV/bin/python" -m pytest -n 0 --last-failed --last-failed-no-failures none -m "$LANE" -q -rA \
-    -o console_output_style=classic
+lane "browser or gui or corpus" --durations=25
